@@ -1,0 +1,1 @@
+"""California Jack: the rules engine, records, opponents and views."""
