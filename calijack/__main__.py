@@ -1,0 +1,88 @@
+"""The command line: ``python -m calijack replay FILE [--json]``, ``bench``, ``simulate``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+__all__ = ["main"]
+
+
+def _print(text: str) -> None:
+    # Suit symbols need UTF-8; fall back to escapes rather than fail on a narrow terminal.
+    try:
+        print(text)
+    except UnicodeEncodeError:
+        print(text.encode(sys.stdout.encoding or "ascii", "backslashreplace").decode(sys.stdout.encoding or "ascii"))
+
+
+def _replay(args) -> int:
+    from .records import RecordError, load, replay_json
+    from .text import replay_text
+
+    try:
+        record = load(args.file)
+    except RecordError as error:
+        print(f"calijack replay: {error.message}", file=sys.stderr)
+        if args.json:
+            print(json.dumps(error.to_json(), ensure_ascii=False))
+        return 1
+    if args.json:
+        print(json.dumps(replay_json(record), ensure_ascii=False))
+    else:
+        _print(replay_text(record))
+    return 0
+
+
+def _bench(args) -> int:
+    from .bench import run
+
+    report = run(seconds=args.seconds, openspiel=not args.no_openspiel)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        for key, value in report.items():
+            print(f"{key}: {value}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(prog="calijack", description="California Jack: replay, simulate, benchmark")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    replay = sub.add_parser("replay", help="check and replay a game record (RECORDS.md)")
+    replay.add_argument("file", help="a deal or match record (JSON)")
+    replay.add_argument("--json", action="store_true", help="print one JSON object")
+    replay.set_defaults(run=_replay)
+
+    bench = sub.add_parser("bench", help="deals per second of the fast path, beside OpenSpiel hearts")
+    bench.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
+    bench.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.set_defaults(run=_bench)
+
+    try:
+        from .simulate import register
+    except ImportError:  # the simulate command arrives with the opponents
+        pass
+    else:
+        register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        print("calijack: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

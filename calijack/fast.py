@@ -1,0 +1,100 @@
+"""The fast path: whole deals on bare masks, for simulation and benchmarks.
+
+Every rule comes from :mod:`calijack.core`, exactly as in :class:`calijack.state.State`;
+only the bookkeeping is leaner (no objects per play). ``tests/test_fast.py`` plays the
+same seeded deals through both and compares every card and every point.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from . import core
+from .core import bit_list, legal_mask, trick_winner
+from .rules import STANDARD, Rules
+
+__all__ = ["random_deal", "random_match", "deals_per_second"]
+
+
+def random_deal(rng: random.Random, rules: Rules = STANDARD, dealer: int = 0,
+                plays: list | None = None):
+    """Shuffle, deal and play one deal with uniformly random legal cards.
+
+    Returns ``(points, pips)`` as :func:`calijack.core.award_points` does. If ``plays`` is
+    a list, every card index played is appended to it, in order. The legal card is chosen as
+    ``legal[pick(rng, len(legal))]`` over the legal cards in index order.
+    """
+    hands, stock, trump = core.deal_cards(rng, rules)
+    n = rules.players
+    masks = [sum(1 << c for c in hand) for hand in hands]
+    received = masks[:]
+    piles = [0] * n
+    void_any = rules.void_duty == "any"
+    leader = (dealer + 1) % n
+    drawn, draw_tricks = 0, rules.draws
+    turned = stock[0] if rules.trump_from == "stock" else -1
+    seats = [[(first + k) % n for k in range(n)] for first in range(n)]
+    # Local names: the loop below runs 52 times a deal.
+    _legal, _bits, _winner, _draws = legal_mask, bit_list, trick_winner, core.draw_seats
+    rand = rng.random  # legal[int(rand() * len(legal))] is core.pick, inlined
+    for number in range(rules.tricks):
+        trick = []
+        led = -1
+        for seat in seats[leader]:
+            legal = _bits(_legal(masks[seat], led, trump, void_any))
+            card = legal[int(rand() * len(legal))]
+            masks[seat] ^= 1 << card
+            trick.append(card)
+            if led < 0:
+                led = card
+        winner = seats[leader][_winner(trick, trump)]
+        pile = piles[winner]
+        for card in trick:
+            pile |= 1 << card
+        piles[winner] = pile
+        if plays is not None:
+            plays.extend(trick)
+        if number < draw_tricks:
+            for drawer in _draws(winner, n):
+                bit = 1 << stock[drawn]
+                drawn += 1
+                masks[drawer] |= bit
+                received[drawer] |= bit
+        leader = winner
+    return core.award_points(rules, trump, dealer, piles, received, turned)
+
+
+def random_match(rng: random.Random, rules: Rules = STANDARD, first_dealer: int = 0):
+    """A random match to the target: ``(winner, scores, deals)``."""
+    n = rules.players
+    scores = [0] * n
+    deals = 0
+    while True:
+        points, _ = random_deal(rng, rules, (first_dealer + deals) % n)
+        deals += 1
+        for name in rules.point_names:
+            seat = points[name]
+            if seat is None:
+                continue
+            scores[seat] += 1
+            if scores[seat] >= rules.target:
+                return seat, tuple(scores), deals
+
+
+def deals_per_second(seconds: float = 3.0, rules: Rules = STANDARD, seed: int = 0) -> dict:
+    """Play random deals for about ``seconds`` on one core; the rate and the count."""
+    rng = random.Random(seed)
+    for _ in range(50):  # warm-up
+        random_deal(rng, rules)
+    count, start = 0, time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(100):
+            random_deal(rng, rules, count & 1)
+        count += 100
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+    elapsed = now - start
+    return {"deals": count, "seconds": round(elapsed, 3), "deals_per_second": round(count / elapsed, 1)}

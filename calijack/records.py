@@ -1,0 +1,265 @@
+"""Game records (``shared/RECORDS.md``): read, check, write, and replay as JSON.
+
+A record fixes a deal or a match completely. Reading one checks every card and every play
+against the rules; anything wrong raises :class:`RecordError`, which says what and where.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import CardError, parse_card, parse_suit
+from .match import Match
+from .rules import RuleError, Rules
+from .state import Deal, DealError, IllegalPlay, State
+
+__all__ = ["RecordError", "MatchRecord", "load", "loads", "read_record", "deal_record",
+           "match_record", "replay_json", "dumps"]
+
+
+class RecordError(ValueError):
+    """A record that cannot be read; carries where: ``trick`` (from 1), ``seat``, ``card``."""
+
+    def __init__(self, message: str, *, trick: int | None = None, seat: int | None = None,
+                 card: str | None = None, deal: int | None = None):
+        self.message = f"deal {deal + 1}: {message}" if deal is not None else message
+        super().__init__(self.message)
+        self.trick, self.seat, self.card = trick, seat, card
+
+    def to_json(self) -> dict:
+        """The ``{"error": …}`` object of ``calijack replay --json``."""
+        return {"error": {"message": self.message, "trick": self.trick, "seat": self.seat,
+                          "card": self.card}}
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A match read from a record: the rules, the first dealer, and each deal's final state."""
+
+    rules: Rules
+    first_dealer: int
+    states: tuple[State, ...]
+
+    def match(self) -> Match:
+        """The match totals after the finished deals."""
+        match = Match(self.rules, self.first_dealer)
+        for state in self.states:
+            if state.finished:
+                match = match.add(state.result())
+        return match
+
+
+def _rules(data: dict) -> Rules:
+    raw = data.get("rules", {})
+    if not isinstance(raw, dict):
+        raise RecordError("'rules' must be an object of rule options")
+    try:
+        return Rules.from_dict(raw)
+    except RuleError as error:
+        raise RecordError(str(error)) from None
+
+
+def _cards(raw: Any, where: str, count: int | None):
+    if not isinstance(raw, list):
+        raise RecordError(f"{where} must be a list of cards")
+    if count is not None and len(raw) != count:
+        raise RecordError(f"{where} must hold {count} cards, not {len(raw)}")
+    cards = []
+    for k, text in enumerate(raw):
+        try:
+            cards.append(parse_card(text))
+        except CardError as error:
+            raise RecordError(f"{where}[{k}]: {error}", card=text if isinstance(text, str) else None) from None
+    return cards
+
+
+def _check_keys(data: dict, allowed: set[str], what: str, deal: int | None = None):
+    for key in data:
+        if key not in allowed:
+            raise RecordError(f"unknown field {key!r} in {what} (expected: {', '.join(sorted(allowed))})",
+                              deal=deal)
+
+
+def _deal(data: Any, rules: Rules, dealer: int, deal: int | None = None) -> State:
+    """Check one deal's cards and plays; the state after its last play."""
+    if not isinstance(data, dict):
+        raise RecordError("a deal must be a JSON object", deal=deal)
+    n = rules.players
+    allowed = {"hands", "stock", "plays"} | ({"trump"} if rules.trump_from == "cut" else set())
+    _check_keys(data, allowed | ({"rules", "dealer"} if deal is None else set()), "the deal", deal)
+    for key in ("hands", "stock"):
+        if key not in data:
+            raise RecordError(f"the deal has no {key!r}", deal=deal)
+    try:
+        hands = data["hands"]
+        if not isinstance(hands, list) or len(hands) != n:
+            raise RecordError(f"'hands' must be a list of {n} hands, one per seat")
+        hands = [_cards(h, f"hands[{seat}]", 6) for seat, h in enumerate(hands)]
+        stock = _cards(data["stock"], "stock", rules.stock_size)
+        trump = None
+        if rules.trump_from == "cut":
+            if "trump" not in data:
+                raise RecordError("trump_from is 'cut', so the record must name the trump suit in 'trump'")
+            try:
+                trump = parse_suit(data["trump"])
+            except CardError as error:
+                raise RecordError(f"'trump': {error}") from None
+        try:
+            state = Deal.from_cards(hands, stock, dealer, rules, trump).start()
+        except DealError as error:
+            repeated = str(error).split()[0] if "twice" in str(error) else None
+            raise RecordError(str(error), card=repeated) from None
+        plays = data.get("plays", [])
+        if not isinstance(plays, list):
+            raise RecordError("'plays' must be a list of cards")
+        for k, text in enumerate(plays):
+            if state.finished:
+                raise RecordError(f"{len(plays)} plays, but a deal has only {52 - 52 % n} cards to play",
+                                  card=text if isinstance(text, str) else None)
+            seat, trick = state.to_play, state.trick_number
+            try:
+                card = parse_card(text)
+            except CardError as error:
+                raise RecordError(f"trick {trick}, seat {seat}: {error}", trick=trick, seat=seat,
+                                  card=text if isinstance(text, str) else None) from None
+            try:
+                state = state.play(card)
+            except IllegalPlay as error:
+                why = (f"{card.code} is not in seat {seat}'s hand" if error.kind == "not_in_hand"
+                       else f"{card.code} breaks a duty: seat {seat} {error.duty}")
+                raise RecordError(f"trick {trick}, seat {seat}: {why}", trick=trick, seat=seat,
+                                  card=card.code) from None
+        return state
+    except RecordError as error:
+        if deal is not None and error.message and not error.message.startswith("deal "):
+            raise RecordError(error.message, trick=error.trick, seat=error.seat, card=error.card,
+                              deal=deal) from None
+        raise
+
+
+def _seat(data: dict, key: str, rules: Rules) -> int:
+    if key not in data:
+        raise RecordError(f"the record has no {key!r}")
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < rules.players:
+        raise RecordError(f"{key!r} must be a seat from 0 to {rules.players - 1}, not {json.dumps(value)}")
+    return value
+
+
+def read_record(data: Any) -> State | MatchRecord:
+    """A deal record gives the :class:`State` after its plays; a match record a :class:`MatchRecord`."""
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    rules = _rules(data)
+    if "deals" in data:
+        _check_keys(data, {"rules", "first_dealer", "deals"}, "a match record")
+        first = _seat(data, "first_dealer", rules)
+        deals = data["deals"]
+        if not isinstance(deals, list) or not deals:
+            raise RecordError("'deals' must be a non-empty list of deals")
+        states: list[State] = []
+        match = Match(rules, first)
+        for k, raw in enumerate(deals):
+            if match.finished:
+                raise RecordError(f"the match was won in deal {k}, so no deal may follow it", deal=k)
+            if states and not states[-1].finished:
+                raise RecordError("this deal is unfinished, but only the last deal may be", deal=k - 1)
+            state = _deal(raw, rules, match.dealer(k), k)
+            states.append(state)
+            if state.finished:
+                match = match.add(state.result())
+        return MatchRecord(rules, first, tuple(states))
+    return _deal(data, rules, _seat(data, "dealer", rules))
+
+
+def loads(text: str) -> State | MatchRecord:
+    """Read a record from JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    return read_record(data)
+
+
+def load(path) -> State | MatchRecord:
+    """Read a record file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not UTF-8 text") from None
+    return loads(text)
+
+
+# -- writing -------------------------------------------------------------------------------
+
+def _deal_body(state: State) -> dict:
+    body = {"hands": [[c.code for c in h] for h in state.deal.hands],
+            "stock": [c.code for c in state.deal.stock]}
+    if state.rules.trump_from == "cut":
+        body["trump"] = state.trump.letter
+    body["plays"] = [c.code for c in state.plays]
+    return body
+
+
+def deal_record(state: State) -> dict:
+    """The deal record of a state (its deal and every card played so far)."""
+    return {"rules": state.rules.to_dict(), "dealer": state.dealer, **_deal_body(state)}
+
+
+def match_record(rules: Rules, first_dealer: int, states) -> dict:
+    """The match record of a sequence of deal states (dealers rotating from ``first_dealer``)."""
+    return {"rules": rules.to_dict(), "first_dealer": first_dealer,
+            "deals": [_deal_body(s) for s in states]}
+
+
+def dumps(record: dict) -> str:
+    """A record as compact, stable JSON text."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+# -- replay --------------------------------------------------------------------------------
+
+def _codes(cards) -> list[str]:
+    return sorted(c.code for c in cards)
+
+
+def deal_json(state: State) -> dict:
+    """The replay object of one deal (``calijack replay --json``)."""
+    start = state.deal.start()
+    tricks, walk = [], start
+    for trick in state.tricks + ((state.current,) if state.trick else ()):
+        legal = []
+        for card in trick.cards:
+            legal.append(_codes(walk.legal_cards()))
+            walk = walk._apply(card.index)
+        entry = {"leader": trick.leader, "cards": [c.code for c in trick.cards], "legal": legal}
+        if trick.winner is not None:
+            entry["winner"] = trick.winner
+            entry["draws"] = [c.code for c in trick.draws]
+        tricks.append(entry)
+    return {
+        "trump": state.trump.letter,
+        "tricks": tricks,
+        "finished": state.finished,
+        "to_play": state.to_play,
+        "legal": _codes(state.legal_cards()),
+        "result": state.result().to_json() if state.finished else None,
+    }
+
+
+def replay_json(record: State | MatchRecord) -> dict:
+    """The whole ``--json`` object for a deal or a match record."""
+    if isinstance(record, State):
+        return deal_json(record)
+    match = Match(record.rules, record.first_dealer)
+    deals = []
+    for state in record.states:
+        if state.finished:
+            match = match.add(state.result())
+        deals.append({**deal_json(state), "scores": list(match.scores)})
+    return {"deals": deals, "winner": match.winner}

@@ -1,0 +1,343 @@
+"""A deal of California Jack: the deal, the state of play, legal cards with reasons.
+
+``Deal`` fixes the cards; ``State`` is one immutable position. ``state.play(card)`` returns
+the next state or raises :class:`IllegalPlay` with a sentence a learner understands, leaving
+the state it was given unchanged. Every rule comes from :mod:`calijack.core`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from . import core
+from .cards import DECK, Card, CardError, Suit, cards_of, mask_of, parse_card, sort_cards
+from .core import Duty
+from .rules import STANDARD, Rules
+
+__all__ = ["Deal", "State", "Trick", "Verdict", "IllegalPlay", "DealError", "seat_name"]
+
+
+class DealError(ValueError):
+    """Cards that do not make a valid deal (wrong counts, a repeated or missing card)."""
+
+
+class IllegalPlay(ValueError):
+    """A card that may not be played now; ``str(error)`` is the learner's sentence.
+
+    ``duty`` is the short phrase naming the duty broken (``"must follow clubs or play a
+    trump"``), or ``None`` when the card is not in hand or the deal is over.
+    """
+
+    def __init__(self, message: str, *, card: Card | None, seat: int | None,
+                 trick: int | None, duty: str | None = None, kind: str = "duty"):
+        super().__init__(message)
+        self.card, self.seat, self.trick, self.duty, self.kind = card, seat, trick, duty, kind
+
+
+def seat_name(seat: int, viewer: int | None = None) -> str:
+    """``"you"``/``"your opponent"`` for a viewer, otherwise ``"seat N"``."""
+    if viewer is None:
+        return f"seat {seat}"
+    return "you" if seat == viewer else "your opponent"
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The cards of one deal: who dealt, each hand, the stock (top first) and the trump suit."""
+
+    rules: Rules
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    trump: Suit
+
+    def __post_init__(self):
+        n = self.rules.players
+        if isinstance(self.dealer, bool) or not isinstance(self.dealer, int) or not 0 <= self.dealer < n:
+            raise DealError(f"dealer must be a seat from 0 to {n - 1}, not {self.dealer!r}")
+        if len(self.hands) != n:
+            raise DealError(f"hands must hold {n} hands (one per seat), not {len(self.hands)}")
+        for seat, hand in enumerate(self.hands):
+            if len(hand) != 6:
+                raise DealError(f"hand of seat {seat} must hold 6 cards, not {len(hand)}")
+        if len(self.stock) != self.rules.stock_size:
+            raise DealError(f"stock must hold {self.rules.stock_size} cards, not {len(self.stock)}")
+        seen: set[Card] = set()
+        for card in (*(c for h in self.hands for c in h), *self.stock):
+            if card in seen:
+                raise DealError(f"{card.code} appears twice")
+            seen.add(card)
+
+    @classmethod
+    def from_cards(cls, hands: Sequence[Iterable[Card | str]], stock: Iterable[Card | str],
+                   dealer: int = 0, rules: Rules = STANDARD, trump: Suit | str | None = None) -> "Deal":
+        """A deal from explicit cards (strings are parsed); trump from the stock unless cut."""
+        hands_t = tuple(tuple(parse_card(c) for c in hand) for hand in hands)
+        stock_t = tuple(parse_card(c) for c in stock)
+        if rules.trump_from == "cut":
+            if trump is None:
+                raise DealError("trump_from is 'cut', so the deal must name the trump suit")
+            from .cards import parse_suit
+            suit = parse_suit(trump)
+        else:
+            if trump is not None:
+                from .cards import parse_suit
+                if not stock_t or parse_suit(trump) != stock_t[0].suit:
+                    raise DealError("the trump suit is set by the stock's top card; give 'trump' only with trump_from 'cut'")
+            if not stock_t:
+                raise DealError(f"stock must hold {rules.stock_size} cards, not 0")
+            suit = stock_t[0].suit
+        return cls(rules, dealer, hands_t, stock_t, suit)
+
+    @classmethod
+    def random(cls, rng: random.Random | int | None = None, rules: Rules = STANDARD,
+               dealer: int | None = None) -> "Deal":
+        """A shuffled deal; pass a seeded ``random.Random`` (or a seed) to reproduce it."""
+        if not isinstance(rng, random.Random):
+            rng = random.Random(rng)
+        if dealer is None:
+            dealer = rng.randrange(rules.players)
+        hands, stock, trump = core.deal_cards(rng, rules)
+        return cls(rules, dealer, tuple(tuple(DECK[i] for i in h) for h in hands),
+                   tuple(DECK[i] for i in stock), Suit(trump))
+
+    @property
+    def first_leader(self) -> int:
+        """The seat after the dealer leads first."""
+        return (self.dealer + 1) % self.rules.players
+
+    @property
+    def turned(self) -> Card | None:
+        """The stock's top card at the start, which set trump (``None`` when a cut did)."""
+        return self.stock[0] if self.rules.trump_from == "stock" else None
+
+    def start(self) -> "State":
+        """The position before the first lead."""
+        n = self.rules.players
+        hands = tuple(mask_of(h) for h in self.hands)
+        return State(self, hands, 0, self.first_leader, (), (0,) * n, (), hands)
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A trick: who led, the cards in playing order, and (once complete) winner and draws."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int | None = None
+    draws: tuple[Card, ...] = ()
+
+    def seat_of(self, position: int, players: int) -> int:
+        """The seat that played the card at ``position``."""
+        return (self.leader + position) % players
+
+    def drawers(self, players: int) -> tuple[int, ...]:
+        """The seats that drew ``draws``, in order (the winner first)."""
+        return core.draw_seats(self.winner, players)[:len(self.draws)] if self.winner is not None else ()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether a card in hand may be played now, and why, in a learner's words."""
+
+    card: Card
+    legal: bool
+    reason: str
+    duty: Duty
+
+
+@dataclass(frozen=True)
+class State:
+    """One position of a deal; immutable. ``play`` returns the next position."""
+
+    deal: Deal
+    hands: tuple[int, ...]            # card masks per seat
+    drawn: int                        # cards taken from the stock so far
+    leader: int                       # seat that leads the current trick
+    trick: tuple[int, ...]            # card indices played to the current trick
+    piles: tuple[int, ...]            # captured cards per seat
+    tricks: tuple[Trick, ...]         # completed tricks
+    received: tuple[int, ...] = field(repr=False, default=())  # dealt or drawn, per seat
+
+    # -- what the table shows -------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        """The rule options in force."""
+        return self.deal.rules
+
+    @property
+    def players(self) -> int:
+        """How many seats play."""
+        return self.deal.rules.players
+
+    @property
+    def trump(self) -> Suit:
+        """The trump suit of this deal."""
+        return self.deal.trump
+
+    @property
+    def dealer(self) -> int:
+        """The seat that dealt."""
+        return self.deal.dealer
+
+    @property
+    def finished(self) -> bool:
+        """True once every trick has been played."""
+        return len(self.tricks) == self.rules.tricks
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat whose turn it is, or ``None`` once the deal is over."""
+        return None if self.finished else (self.leader + len(self.trick)) % self.players
+
+    @property
+    def trick_number(self) -> int:
+        """The current trick, counting from 1 (the last one once finished)."""
+        return len(self.tricks) + (0 if self.finished else 1)
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The cards still to be drawn, top first (the card left out of play excluded)."""
+        rest = self.deal.stock[self.drawn:]
+        return rest if len(self.tricks) < self.rules.draws else ()
+
+    @property
+    def stock_top(self) -> Card | None:
+        """The exposed top card of the stock, or ``None`` once it is used up."""
+        stock = self.stock
+        return stock[0] if stock else None
+
+    @property
+    def dead_card(self) -> Card | None:
+        """With three players: the last card, turned up after the draws, out of play."""
+        if len(self.tricks) >= self.rules.draws and self.drawn < len(self.deal.stock):
+            return self.deal.stock[self.drawn]
+        return None
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards a seat holds, trumps first, each suit high to low."""
+        return sort_cards(cards_of(self.hands[seat]), self.trump)
+
+    def captured(self, seat: int) -> list[Card]:
+        """The cards a seat has won in tricks."""
+        return sort_cards(cards_of(self.piles[seat]), self.trump)
+
+    def pips(self, seat: int) -> int:
+        """The card values a seat has captured so far."""
+        return core.pips_of(self.piles[seat])
+
+    @property
+    def current(self) -> Trick:
+        """The trick in progress (possibly with no cards yet)."""
+        return Trick(self.leader, tuple(DECK[i] for i in self.trick))
+
+    @property
+    def plays(self) -> list[Card]:
+        """Every card played, in order, from the first lead."""
+        return [c for t in self.tricks for c in t.cards] + [DECK[i] for i in self.trick]
+
+    # -- legal play -------------------------------------------------------------------------
+    def _duty(self, seat: int) -> Duty:
+        led = self.trick[0] if self.trick else -1
+        return core.duty(self.hands[seat], led, self.trump, self.rules.void_duty == "any")
+
+    def legal_mask(self) -> int:
+        """The legal cards of the seat to play, as a mask (0 once the deal is over)."""
+        seat = self.to_play
+        if seat is None:
+            return 0
+        led = self.trick[0] if self.trick else -1
+        return core.legal_mask(self.hands[seat], led, self.trump, self.rules.void_duty == "any")
+
+    def legal_cards(self) -> list[Card]:
+        """The cards the seat to play may play, trumps first."""
+        return sort_cards(cards_of(self.legal_mask()), self.trump)
+
+    def verdicts(self) -> list[Verdict]:
+        """For each card of the seat to play: legal or not, and why."""
+        seat = self.to_play
+        if seat is None:
+            return []
+        return [self.explain(card) for card in self.hand(seat)]
+
+    def explain(self, card: Card | str) -> Verdict:
+        """Whether the seat to play may play ``card``, with the reason in plain words."""
+        from .reasons import verdict
+
+        return verdict(self, parse_card(card))
+
+    # -- moving on -------------------------------------------------------------------------
+    def play(self, card: Card | str) -> "State":
+        """Play ``card`` for the seat to play; raise :class:`IllegalPlay` if it may not."""
+        from .reasons import refusal
+
+        seat = self.to_play
+        try:
+            card = parse_card(card)
+        except CardError as error:
+            raise IllegalPlay(str(error), card=None, seat=seat, trick=self.trick_number,
+                              kind="not_a_card") from None
+        problem = refusal(self, card)
+        if problem is not None:
+            raise problem
+        return self._apply(card.index)
+
+    def _apply(self, index: int) -> "State":
+        """Play a card index known to be legal (the fast inner step)."""
+        seat = (self.leader + len(self.trick)) % self.players
+        hands = list(self.hands)
+        hands[seat] &= ~(1 << index)
+        trick = self.trick + (index,)
+        if len(trick) < self.players:
+            return State(self.deal, tuple(hands), self.drawn, self.leader, trick,
+                         self.piles, self.tricks, self.received)
+        n = self.players
+        winner = (self.leader + core.trick_winner(trick, self.trump)) % n
+        piles = list(self.piles)
+        for c in trick:
+            piles[winner] |= 1 << c
+        drawn, draws, received = self.drawn, (), self.received
+        if len(self.tricks) < self.rules.draws:
+            received = list(received)
+            for drawer in core.draw_seats(winner, n):
+                card = self.deal.stock[drawn]
+                drawn += 1
+                hands[drawer] |= card.bit
+                received[drawer] |= card.bit
+                draws += (card,)
+            received = tuple(received)
+        done = Trick(self.leader, tuple(DECK[i] for i in trick), winner, draws)
+        return State(self.deal, tuple(hands), drawn, winner, (), tuple(piles),
+                     self.tricks + (done,), received)
+
+    def play_all(self, cards: Iterable[Card | str]) -> "State":
+        """Play several cards in order."""
+        state = self
+        for card in cards:
+            state = state.play(card)
+        return state
+
+    def rewind(self, plays: int) -> "State":
+        """The state after the first ``plays`` cards of this deal (for replay and undo)."""
+        return self.deal.start().play_all(self.plays[:plays])
+
+    # -- knowledge and scoring ---------------------------------------------------------------
+    def view(self, seat: int):
+        """What ``seat`` knows: see :func:`calijack.view.view`."""
+        from .view import view
+
+        return view(self, seat)
+
+    def result(self):
+        """The scoring of the finished deal: see :func:`calijack.scoring.score`."""
+        from .scoring import score
+
+        return score(self)
+
+    def _repr_html_(self) -> str:
+        from . import render  # lazy: the engine never depends on rendering
+
+        return render.table_html(self.view(self.to_play if self.to_play is not None else 0),
+                                 reveal=self)
