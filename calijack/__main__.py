@@ -17,6 +17,14 @@ def _print(text: str) -> None:
         print(text.encode(sys.stdout.encoding or "ascii", "backslashreplace").decode(sys.stdout.encoding or "ascii"))
 
 
+def _print_json(data) -> None:
+    # Messages may quote a card such as "10♥"; escape it rather than fail on a narrow stdout.
+    try:
+        print(json.dumps(data, ensure_ascii=False))
+    except UnicodeEncodeError:
+        print(json.dumps(data))
+
+
 def _replay(args) -> int:
     from .records import RecordError, load, replay_json
     from .text import replay_text
@@ -26,10 +34,10 @@ def _replay(args) -> int:
     except RecordError as error:
         print(f"calijack replay: {error.message}", file=sys.stderr)
         if args.json:
-            print(json.dumps(error.to_json(), ensure_ascii=False))
+            _print_json(error.to_json())
         return 1
     if args.json:
-        print(json.dumps(replay_json(record), ensure_ascii=False))
+        _print_json(replay_json(record))
     else:
         _print(replay_text(record))
     return 0

@@ -61,17 +61,18 @@ def _rules(data: dict) -> Rules:
         raise RecordError(str(error)) from None
 
 
-def _cards(raw: Any, where: str, count: int | None):
+def _cards(raw: Any, where: str, count: int | None, seat: int | None = None):
     if not isinstance(raw, list):
-        raise RecordError(f"{where} must be a list of cards")
+        raise RecordError(f"{where} must be a list of cards", seat=seat)
     if count is not None and len(raw) != count:
-        raise RecordError(f"{where} must hold {count} cards, not {len(raw)}")
+        raise RecordError(f"{where} must hold {count} cards, not {len(raw)}", seat=seat)
     cards = []
     for k, text in enumerate(raw):
         try:
             cards.append(parse_card(text))
         except CardError as error:
-            raise RecordError(f"{where}[{k}]: {error}", card=text if isinstance(text, str) else None) from None
+            raise RecordError(f"{where}[{k}]: {error}", seat=seat,
+                              card=text if isinstance(text, str) else None) from None
     return cards
 
 
@@ -96,7 +97,7 @@ def _deal(data: Any, rules: Rules, dealer: int, deal: int | None = None) -> Stat
         hands = data["hands"]
         if not isinstance(hands, list) or len(hands) != n:
             raise RecordError(f"'hands' must be a list of {n} hands, one per seat")
-        hands = [_cards(h, f"hands[{seat}]", 6) for seat, h in enumerate(hands)]
+        hands = [_cards(h, f"hands[{seat}]", 6, seat) for seat, h in enumerate(hands)]
         stock = _cards(data["stock"], "stock", rules.stock_size)
         trump = None
         if rules.trump_from == "cut":
@@ -180,6 +181,8 @@ def loads(text: str) -> State | MatchRecord:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    except (ValueError, RecursionError) as error:  # a number too long to read, nesting too deep
+        raise RecordError(f"not valid JSON: {str(error).split(':')[0]}") from None
     return read_record(data)
 
 

@@ -48,8 +48,11 @@ class DealResult:
         return tuple(sum(1 for a in self.awards if a.seat == s) for s in range(players))
 
     def winner_of(self, name: str) -> int | None:
-        """The seat that earned point ``name`` (or ``None``)."""
-        return next(a.seat for a in self.awards if a.name == name)
+        """The seat that earned point ``name`` (or ``None``); ``KeyError`` for a point not played."""
+        for award in self.awards:
+            if award.name == name:
+                return award.seat
+        raise KeyError(f"no point {name!r} in this deal (points: {', '.join(a.name for a in self.awards)})")
 
     def to_json(self) -> dict:
         """The ``result`` object of ``calijack replay --json``."""

@@ -22,6 +22,7 @@ import html
 from collections.abc import Sequence
 
 import ipywidgets as widgets
+from ipywidgets.widgets.widget_link import Link
 
 __all__ = ["StaticDemo", "stepper", "chooser", "DEMO_CLASS", "CONTROL_CLASS", "FRAME_CLASS"]
 
@@ -66,7 +67,7 @@ class StaticDemo(widgets.VBox):
         self.control = control
         self.stack = stack
         self.label_stack = label_stack
-        self.links: tuple[widgets.Link, ...] = tuple(links)
+        self.links: tuple[Link, ...] = tuple(links)
 
     @property
     def frame_count(self) -> int:

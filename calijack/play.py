@@ -1,0 +1,433 @@
+"""The sandbox's logic: a learner plays deals, or a whole match, against computer opponents.
+
+Pure Python, no ipywidgets: :class:`Session` holds the match and the deal in progress and
+answers everything a view needs (the learner's view, which cards are legal and why, what the
+computer did, a hint, undo, the event log, the score, records). Every rule is the engine's.
+
+>>> session = Session(seed=7, opponent="random")
+>>> steps = session.play(session.state.legal_cards()[0])
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import zlib
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from . import records
+from .cards import Card, CardError, parse_card
+from .match import Match
+from .records import MatchRecord, RecordError
+from .rules import RuleError, Rules
+from .state import Deal, State, Trick, Verdict
+from .view import View
+
+__all__ = ["Session", "SessionError", "Step", "Hint", "available_opponents"]
+
+
+class SessionError(ValueError):
+    """Something asked at the wrong moment, or bad input; ``str(error)`` is the learner's sentence."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing that happened at the table, in order, for a view to show one at a time.
+
+    ``kind`` is "play", "trick" (won), "draw", "deal" (over) or "match" (won); ``card`` is
+    ``None`` for a draw the learner did not see; ``state`` is the position after the step and
+    ``trick`` the trick it belongs to (complete, with its winner, once won).
+    """
+
+    kind: str
+    seat: int | None
+    card: Card | None
+    text: str
+    state: State
+    trick: Trick | None
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested card, the one-sentence reason, and the player who suggested it."""
+
+    card: Card
+    reason: str
+    player: str
+
+
+class _AnyLegal:
+    """Stand-in opponent while ``calijack.players`` is absent: a random legal card."""
+
+    name = "random"
+
+    def choose(self, view: View, rng: random.Random) -> Hint:
+        """Any legal card of the view, chosen with ``rng``."""
+        return Hint(rng.choice(view.legal), "Any legal card will do.", self.name)
+
+
+def _players_module():
+    try:
+        module = importlib.import_module("calijack.players")
+    except ModuleNotFoundError as error:
+        if error.name == "calijack.players":
+            return None
+        raise
+    # A package still being written (no get_player yet) counts as absent.
+    return module if hasattr(module, "get_player") and hasattr(module, "PLAYERS") else None
+
+
+def available_opponents() -> tuple[str, ...]:
+    """The computer players that can be chosen here ("random", "heuristic", "search" …)."""
+    module = _players_module()
+    return tuple(module.PLAYERS) if module is not None else ("random",)
+
+
+def _get_player(name: str):
+    module = _players_module()
+    names = available_opponents()
+    if name not in names:
+        raise SessionError(f"There is no {name!r} computer player (choose one of: {', '.join(names)}).")
+    return module.get_player(name) if module is not None else _AnyLegal()
+
+
+def _best_available(*wanted: str) -> str:
+    names = available_opponents()
+    return next((name for name in wanted if name in names), names[0])
+
+
+def _check_seed(seed: Any) -> int:
+    if seed is None:
+        return random.randrange(1_000_000)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise SessionError(f"A seed is a whole number of 0 or more, not {seed!r}.")
+    return seed
+
+
+def _rules(options: Rules | Mapping[str, Any] | None) -> Rules:
+    if isinstance(options, Rules):
+        return options
+    try:
+        return Rules.from_dict(options or {})
+    except RuleError as error:
+        raise SessionError(f"Those rules cannot be used: {error}.") from None
+
+
+def _won_with(trick: Trick, n: int) -> Card:
+    return trick.cards[(trick.winner - trick.leader) % n]
+
+
+def _listing(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+class Session:
+    """A learner (``seat``, 0 by default) playing deals of a match against computer players."""
+
+    def __init__(self, seed: int | None = None, rules: Rules | Mapping[str, Any] | None = None,
+                 opponent: str | None = None, seat: int = 0, hint: str | None = None):
+        self._opponent_name = opponent or _best_available("heuristic", "random")
+        self._opponent = _get_player(self._opponent_name)
+        self._hint_name = hint or _best_available("heuristic", "search", "random")
+        self._hint_player = _get_player(self._hint_name)
+        self._pending = _rules(rules)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._pending.players:
+            raise SessionError(f"The learner's seat must be from 0 to {self._pending.players - 1}, "
+                               f"not {seat!r}.")
+        self.seat = seat
+        self.new_deal(seed)
+
+    # -- what the table shows ---------------------------------------------------------------
+    state = property(lambda self: self._state, doc="The deal in progress (everything, hidden cards too).")
+    view = property(lambda self: self._state.view(self.seat), doc="What the learner knows of the position.")
+    rules = property(lambda self: self._state.rules, doc="The rules of the match being played.")
+    pending_rules = property(lambda self: self._pending, doc="The rules the next :meth:`new_deal` will use.")
+    seed = property(lambda self: self._seed, doc="This match's seed: deal 1 is ``Deal.random(seed, rules)``.")
+    opponent = property(lambda self: self._opponent_name, doc="The name of the computer player.")
+    deal_number = property(lambda self: len(self._done) + 1, doc="Which deal of the match this is, from 1.")
+    hand = property(lambda self: self._state.hand(self.seat), doc="The learner's cards, trumps first.")
+    your_turn = property(lambda self: self._state.to_play == self.seat, doc="True when the learner is to play.")
+    finished = property(lambda self: self._state.finished, doc="True once the deal in progress is over.")
+    match_before = property(lambda self: self._base, doc="The match as it stood when this deal was dealt.")
+    scores = property(lambda self: self.match.scores, doc="Match points per seat (this deal once it is over).")
+    can_undo = property(lambda self: self._last_own_play() is not None,
+                        doc="True when the learner has played a card in this deal.")
+    can_continue = property(lambda self: self._state.finished and not self.match.finished,
+                            doc="True when the deal is over and the match goes on (see :meth:`next_deal`).")
+
+    @property
+    def result(self):
+        """The :class:`DealResult` of the deal once it is over, else ``None``."""
+        return self._state.result() if self._state.finished else None
+
+    @property
+    def match(self) -> Match:
+        """The match so far, the current deal counted once it is over (strict order)."""
+        return self._base.add(self._state.result()) if self._state.finished else self._base
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Each seat's name at the table: "You", then "Computer" (or "Left" and "Right")."""
+        n = self._base.rules.players
+        others = ("Computer",) if n == 2 else ("Left", "Right")
+        return tuple("You" if s == self.seat else others[(s - self.seat) % n - 1] for s in range(n))
+
+    def verdicts(self) -> list[Verdict]:
+        """For each of the learner's cards: legal or not, with the engine's reason ([] if not their turn)."""
+        return self._state.verdicts() if self.your_turn else []
+
+    def prompt(self) -> str:
+        """One sentence saying what the learner may do now."""
+        state = self._state
+        if self.match.finished:
+            return (f"The match is over: {self._who(self.match.winner, start=False)} reached "
+                    f"{self.rules.target}. Start a new deal to play again.")
+        if state.finished:
+            return (f"The deal is over. {self._points_sentence(state)} See the score sheet, then deal "
+                    f"the next deal of the match.")
+        if not self.your_turn:
+            return f"It is {self._who(state.to_play, start=False)}'s turn to play."
+        verb = "lead" if not state.trick else "play"
+        return (f"Trick {state.trick_number} of {state.rules.tricks}: your turn to {verb}. "
+                "Legal cards are highlighted.")
+
+    # -- acting -------------------------------------------------------------------------------
+    def play(self, card: Card | str) -> list[Step]:
+        """Play the learner's card, then the computer's until it is the learner's turn again.
+
+        Returns the steps in order. An illegal card raises the engine's :class:`IllegalPlay`
+        (its sentence says why); a card at the wrong moment raises :class:`SessionError`.
+        Either way nothing changes.
+        """
+        self._check_turn("play a card")
+        try:
+            card = parse_card(card)
+        except CardError as error:
+            raise SessionError(f"{str(error)[:1].upper()}{str(error)[1:]}.") from None
+        if card not in self.hand:
+            raise SessionError(f"You do not hold {card}.")
+        after = self._state.play(card)  # IllegalPlay propagates: the engine's own reason
+        steps = self._steps(self._state, after)
+        self._state, more = self._run_opponents(after)
+        return steps + more
+
+    def advance(self) -> list[Step]:
+        """Let the computer play until it is the learner's turn (after loading a record)."""
+        if self._state.finished:
+            raise SessionError(self.prompt())
+        self._state, steps = self._run_opponents(self._state)
+        return steps
+
+    def hint(self) -> Hint:
+        """A suggested card and its reason, from the hint player (heuristic when available)."""
+        self._check_turn("ask for a hint")
+        decision = self._hint_player.choose(self.view, self._rng(self._state, "hint"))
+        return Hint(decision.card, decision.reason, self._hint_name)
+
+    def undo(self) -> State:
+        """Go back to just before the learner's last card (the computer's replies undone too)."""
+        last = self._last_own_play()
+        if last is None:
+            raise SessionError("Nothing to undo: you have not played a card in this deal yet.")
+        self._state = self._state.rewind(last)
+        return self._state
+
+    def set_opponent(self, name: str) -> None:
+        """Play against another computer player from now on."""
+        player = _get_player(name)
+        self._opponent_name, self._opponent = name, player
+
+    def set_rules(self, options: Rules | Mapping[str, Any] | None) -> Rules:
+        """Validate rule options for the next :meth:`new_deal` (the match in progress keeps its rules)."""
+        rules = _rules(options)
+        if self.seat >= rules.players:
+            raise SessionError(f"Seat {self.seat} does not exist with {rules.players} players.")
+        self._pending = rules
+        return rules
+
+    def new_deal(self, seed: int | None = None, rules: Rules | Mapping[str, Any] | None = None) -> list[Step]:
+        """Start a new match, its first deal from ``seed``, under the pending rules; the computer's first plays."""
+        seed = _check_seed(seed)
+        if rules is not None:
+            self.set_rules(rules)
+        deal = Deal.random(seed, self._pending)
+        self._seed, self._done = seed, ()
+        self._base = Match(self._pending, deal.dealer)
+        return self._start(deal)
+
+    def next_deal(self) -> list[Step]:
+        """Deal the next deal of the match (the deal passes to the next seat)."""
+        if not self._state.finished:
+            raise SessionError(f"Finish this deal first: trick {self._state.trick_number} of "
+                               f"{self.rules.tricks} is being played.")
+        if self.match.finished:
+            raise SessionError(self.prompt())
+        match = self.match
+        rng = random.Random(f"{self._seed}/{len(self._done) + 1}")
+        self._done, self._base = self._done + (self._state,), match
+        return self._start(Deal.random(rng, match.rules, match.dealer()))
+
+    # -- records ------------------------------------------------------------------------------
+    def record(self, kind: str | None = None) -> dict:
+        """A RECORDS.md record: "deal" (this deal) or "match" (every deal so far); by default a
+        deal record for the first deal, a match record after it."""
+        kind = kind or ("match" if self._done else "deal")
+        if kind == "deal":
+            return records.deal_record(self._state)
+        if kind == "match":
+            return records.match_record(self.rules, self._base.first_dealer, self._done + (self._state,))
+        raise SessionError(f"A record is a 'deal' or a 'match' record, not {kind!r}.")
+
+    def record_json(self, kind: str | None = None) -> str:
+        """:meth:`record` as compact JSON text."""
+        return records.dumps(self.record(kind))
+
+    def load(self, record: str | Mapping) -> "Session":
+        """Replace the game by a record's (JSON text or object), positioned after its last play.
+
+        A bad record raises :class:`SessionError` saying what is wrong and changes nothing.
+        The computer does not move by itself: call :meth:`advance` if it is its turn.
+        """
+        try:
+            read = records.loads(record) if isinstance(record, str) else records.read_record(record)
+        except RecordError as error:
+            raise SessionError(f"That record cannot be loaded: {error.message}.") from None
+        states = read.states if isinstance(read, MatchRecord) else (read,)
+        rules = states[0].rules
+        if self.seat >= rules.players:
+            raise SessionError(f"That record is for {rules.players} players: seat {self.seat} is not in it.")
+        first = read.first_dealer if isinstance(read, MatchRecord) else read.dealer
+        base = Match(rules, first)
+        for state in states[:-1]:
+            base = base.add(state.result())
+        text = record if isinstance(record, str) else json.dumps(record, sort_keys=True, default=str)
+        self._seed = zlib.crc32(text.encode("utf-8"))
+        self._done, self._base, self._state = tuple(states[:-1]), base, states[-1]
+        self._pending = rules
+        return self
+
+    @classmethod
+    def from_record(cls, record: str | Mapping, **options: Any) -> "Session":
+        """A new session positioned at a record's last play (see :meth:`load`)."""
+        return cls(**options).load(record)
+
+    # -- the event log ------------------------------------------------------------------------
+    @property
+    def log(self) -> list[str]:
+        """What happened so far in plain words: earlier deals' scores, then this deal trick by trick."""
+        lines = []
+        match = Match(self._base.rules, self._base.first_dealer)
+        for number, state in enumerate(self._done, 1):
+            match = match.add(state.result())
+            lines.append(f"Deal {number}: {self._points_sentence(state)} Match: {self._score_words(match)}.")
+        return lines + self.deal_log(self._state)
+
+    def deal_log(self, state: State) -> list[str]:
+        """The sentences of one deal up to ``state``, as the learner saw it."""
+        view = state.view(self.seat)
+        n = state.players
+        how = f"{view.turned} turned up" if view.turned is not None else "fixed by the cut"
+        lines = [f"Deal {self.deal_number}: {self._who(state.dealer, start=False)} dealt; trumps are "
+                 f"{state.trump.plural} ({how})."]
+        tricks = view.tricks + ((view.trick and (Trick(view.leader, view.trick),)) or ())
+        for number, trick in enumerate(tricks, 1):
+            played = [f"{self._who(trick.seat_of(k, n), start=False)} {'led' if k == 0 else 'played'} {card}"
+                      for k, card in enumerate(trick.cards)]
+            lines.append(f"Trick {number}: " + ", ".join(played) + ".")
+            if trick.winner is not None:
+                lines.append(self._won_sentence(trick, n))
+        if state.finished:
+            lines.append("The deal is over. " + self._points_sentence(state))
+            match = self.match
+            lines.append(f"Match: {self._score_words(match)}, playing to {match.rules.target}."
+                         + (f" {self._who(match.winner)} won the match." if match.finished else ""))
+        return lines
+
+    # -- inside -------------------------------------------------------------------------------
+    def _who(self, seat: int | None, start: bool = True) -> str:
+        if seat is None:
+            return "Nobody" if start else "nobody"
+        if seat == self.seat:
+            return "You" if start else "you"
+        if self._base.rules.players == 2:
+            return "Your opponent" if start else "your opponent"
+        return self.names[seat]
+
+    def _does(self, seat: int, verb: str) -> str:
+        # "You play" but "Your opponent plays"; verbs here take a plain -s.
+        return f"{self._who(seat)} {verb if seat == self.seat else verb + 's'}"
+
+    def _won_sentence(self, trick: Trick, n: int) -> str:
+        text = f"{self._who(trick.winner)} won with {_won_with(trick, n)}"
+        for k, (seat, card) in enumerate(zip(trick.drawers(n), trick.draws)):
+            seen = str(card) if card is not None else "an unseen card"
+            text += (" and drew " if k == 0 else f"; {self._who(seat, start=False)} drew ") + seen
+        return text + "."
+
+    def _points_sentence(self, state: State) -> str:
+        result = state.result()
+        parts = []
+        for seat in range(state.players):
+            earned = [a.title for a in result.awards if a.seat == seat]
+            count = len(earned)
+            what = f"{_listing(earned)} ({count} point{'s' * (count != 1)})" if earned else "no points"
+            parts.append(f"{self._who(seat, start=not parts)} scored {what}")
+        return "; ".join(parts) + "."
+
+    def _score_words(self, match: Match) -> str:
+        return ", ".join(f"{self._who(s, start=False)} {p}" for s, p in enumerate(match.scores))
+
+    def _check_turn(self, action: str) -> None:
+        if self._state.finished or not self.your_turn:
+            raise SessionError(f"You cannot {action} now. {self.prompt()}")
+
+    def _rng(self, state: State, purpose: str = "") -> random.Random:
+        # One generator per position, so the same position always gets the same reply
+        # (undo, then the same card, gives the same game).
+        return random.Random(f"{self._seed}/{len(self._done)}/{len(state.plays)}/{purpose}")
+
+    def _start(self, deal: Deal) -> list[Step]:
+        self._state, steps = self._run_opponents(deal.start())
+        return steps
+
+    def _run_opponents(self, state: State) -> tuple[State, list[Step]]:
+        steps: list[Step] = []
+        while not state.finished and state.to_play != self.seat:
+            after = state.play(self._opponent.choose(state.view(state.to_play), self._rng(state)).card)
+            steps += self._steps(state, after)
+            state = after
+        return state, steps
+
+    def _steps(self, before: State, after: State) -> list[Step]:
+        seat, card = before.to_play, after.plays[-1]
+        lead = not before.trick
+        steps = [Step("play", seat, card, f"{self._does(seat, 'lead' if lead else 'play')} {card}.",
+                      after, after.current if after.trick else after.tricks[-1])]
+        if len(after.tricks) == len(before.tricks):
+            return steps
+        trick, n = after.tricks[-1], after.players
+        won_with = _won_with(trick, n)
+        steps.append(Step("trick", trick.winner, won_with,
+                          f"{self._does(trick.winner, 'win')} the trick with {won_with}.", after, trick))
+        seen = after.view(self.seat).tricks[-1].draws
+        for drawer, shown in zip(trick.drawers(n), seen):
+            what = str(shown) if shown is not None else "an unseen card"
+            steps.append(Step("draw", drawer, shown, f"{self._does(drawer, 'draw')} {what}.", after, trick))
+        if after.finished:
+            over = "The deal is over. " + self._points_sentence(after)
+            steps.append(Step("deal", None, None, over, after, trick))
+            match = self._base.add(after.result())
+            if match.finished:
+                steps.append(Step("match", match.winner, None,
+                                  f"{self._who(match.winner)} reached {match.rules.target}: "
+                                  f"{'you win' if match.winner == self.seat else 'the computer wins'} "
+                                  "the match.",
+                                  after, trick))
+        return steps
+
+    def _last_own_play(self) -> int | None:
+        state, n = self._state, self._state.players
+        seats = [t.seat_of(k, n) for t in state.tricks + (state.current,) for k in range(len(t.cards))]
+        return max((k for k, seat in enumerate(seats) if seat == self.seat), default=None)

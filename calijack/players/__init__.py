@@ -1,0 +1,73 @@
+"""Computer opponents: each decides from its seat's :class:`~calijack.view.View` only.
+
+>>> from calijack import Deal
+>>> from calijack.players import get_player, play_deal
+>>> import random
+>>> state = play_deal(Deal.random(1), [get_player("heuristic"), get_player("random")], random.Random(1))
+>>> state.finished
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from ..state import Deal, State
+from .base import Decision, Knowledge, Player
+from .heuristic import RULES, HeuristicPlayer
+from .search import DEFAULT_SAMPLES, SearchPlayer
+from .uniform import RandomPlayer
+from .worlds import sample_state
+
+__all__ = ["Decision", "Player", "Knowledge", "RandomPlayer", "HeuristicPlayer", "SearchPlayer",
+           "PLAYERS", "RULES", "DEFAULT_SAMPLES", "get_player", "play_deal", "sample_state",
+           "PlayerError"]
+
+PLAYERS = {"random": RandomPlayer, "heuristic": HeuristicPlayer, "search": SearchPlayer}
+
+
+class PlayerError(ValueError):
+    """An unknown opponent name or an option it does not take."""
+
+
+def get_player(name: str, **options) -> Player:
+    """A new opponent by name (``"random"``, ``"heuristic"``, ``"search"``) with its options.
+
+    ``search`` takes ``samples`` (guesses per decision), ``time_limit`` (seconds) and
+    ``epsilon``; the others take none.
+    """
+    try:
+        cls = PLAYERS[name]
+    except (KeyError, TypeError):
+        raise PlayerError(f"unknown player {name!r} (choose one of {', '.join(PLAYERS)})") from None
+    try:
+        return cls(**options)
+    except TypeError:
+        raise PlayerError(f"player {name!r} takes no option(s) {', '.join(sorted(options))}") from None
+    except ValueError as error:
+        raise PlayerError(f"player {name!r}: {error}") from None
+
+
+def play_deal(deal: Deal, players: Sequence[Player], rng: random.Random | int | None = None,
+              on_decision=None) -> State:
+    """Play ``deal`` to the end, seat ``s`` choosing with ``players[s]``; the final state.
+
+    ``on_decision(state, seat, decision, seconds, cpu_seconds)`` is called after each choice
+    if given (wall-clock and processor time of the choice).
+    """
+    import time
+
+    if not isinstance(rng, random.Random):
+        rng = random.Random(rng)
+    if len(players) != deal.rules.players:
+        raise PlayerError(f"{deal.rules.players} players are needed, not {len(players)}")
+    state = deal.start()
+    while not state.finished:
+        seat = state.to_play
+        begin, cpu = time.perf_counter(), time.process_time()
+        decision = players[seat].choose(state.view(seat), rng)
+        if on_decision is not None:
+            on_decision(state, seat, decision, time.perf_counter() - begin, time.process_time() - cpu)
+        state = state.play(decision.card)
+    return state

@@ -1,0 +1,183 @@
+"""The search opponent: perfect-information Monte Carlo, then exact play once cards are known.
+
+While the stock lasts it guesses the hidden cards many times (:mod:`.worlds`: only guesses
+consistent with everything its seat has seen), plays each legal card in every guess, finishes
+the deal with the rules of thumb of :mod:`.heuristic` for all seats, and keeps the card with
+the best average. Every card is tried on the same guesses, so the comparison is paired.
+Once the stock is gone a player who counts knows every card (two players): the last tricks
+are solved exactly by :class:`.solver.Solver`. With three players the split of the unseen
+cards between the two others stays hidden, so each guess is solved and the values averaged
+once few enough cards remain.
+
+The objective is the deal's match points (mine minus the best other seat's), scored by
+``core.award_points`` under the deal's rule options.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from .. import core
+from ..cards import DECK, SUIT_MASK
+from ..view import View
+from .base import Decision, Knowledge, describe
+from .heuristic import rule_of_thumb, stakes
+from .solver import Solver, utility
+from .worlds import World, sample
+
+__all__ = ["SearchPlayer", "DEFAULT_SAMPLES"]
+
+DEFAULT_SAMPLES = 20      # guesses per decision while the stock lasts
+SOLVE_CARDS = 12          # solve exactly once this few cards are left in the hands
+
+
+def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.Random,
+            epsilon: float) -> int:
+    """Finish ``world`` in place with the rules of thumb for every seat; the objective for ``me``."""
+    n, trump = world.n, world.trump
+    keep_low = rules.high_low == "captured"
+    live = stakes(rules, trump, True)
+    dead = stakes(rules, trump, False)
+    played = 0
+    for pile in world.piles:
+        played |= pile
+    for card in world.trick:
+        played |= 1 << card
+    rand = rng.random
+    pips_game = rules.game == "pips"
+    while world.done < world.tricks:
+        if pips_game:
+            pips = [core.pips_of(p) for p in world.piles]
+            left = 80 - sum(pips)
+            top_pips = max(pips)
+            stake = dead if top_pips > sorted(pips)[-2] + left else live
+        else:
+            stake = live
+        top = world.top
+        for _ in range(n - len(world.trick)):
+            seat = (world.leader + len(world.trick)) % n
+            hand = world.hands[seat]
+            trick = world.trick
+            legal = core.legal_mask(hand, trick[0] if trick else -1, trump, world.void_any)
+            if epsilon and rand() < epsilon:
+                cards = core.bit_list(legal)
+                card = cards[int(rand() * len(cards))]
+            else:
+                card, _ = rule_of_thumb(hand, legal, tuple(trick), trump, top, played | hand,
+                                        stake, len(trick) == n - 1, keep_low)
+            played |= 1 << card
+            world.play(card)
+    points, pips = core.award_points(rules, trump, dealer, world.piles, world.received, turned)
+    return utility(points, pips, me, n, tiebreak=True)
+
+
+class SearchPlayer:
+    """Guesses the hidden cards, plays each card out in every guess, solves the endgame exactly.
+
+    ``samples`` guesses per decision (default :data:`DEFAULT_SAMPLES`); ``time_limit`` (processor
+    seconds, so a busy machine does not starve it) stops sampling early when given (then results depend on the machine's speed, so leave it
+    ``None`` to reproduce games exactly); ``epsilon`` is the share of random cards in playouts.
+    """
+
+    name = "search"
+
+    def __init__(self, samples: int | None = None, time_limit: float | None = None,
+                 epsilon: float = 0.1, solve_cards: int = SOLVE_CARDS):
+        if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
+            raise ValueError(f"samples must be a whole number of at least 1, not {samples!r}")
+        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+            raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+        if samples is None and time_limit is None:
+            samples = DEFAULT_SAMPLES
+        self.samples, self.time_limit = samples, time_limit
+        self.epsilon, self.solve_cards = epsilon, solve_cards
+        self.last_stats: dict = {}
+
+    def __repr__(self) -> str:
+        return f"SearchPlayer(samples={self.samples!r}, time_limit={self.time_limit!r})"
+
+    def choose(self, view: View, rng: random.Random) -> Decision:
+        """The card with the best expected match points, and why."""
+        start = time.process_time()
+        k = Knowledge.from_view(view)
+        moves = core.bit_list(k.legal)
+        if len(moves) == 1:
+            self.last_stats = {"mode": "only", "worlds": 0}
+            return Decision(DECK[moves[0]], f"{DECK[moves[0]]} is the only legal card")
+        preferred = self._preferred(view, k)
+        cards_left = sum(k.hand_sizes)
+        if k.stock_count == 0 and (k.players == 2 or cards_left <= self.solve_cards):
+            return self._endgame(view, k, moves, preferred, rng, start)
+        return self._sampled(view, k, moves, preferred, rng, start)
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _preferred(self, view: View, k: Knowledge) -> int:
+        """The rule of thumb's card: it settles ties."""
+        stake = stakes(view.rules, k.trump, True)
+        card, _ = rule_of_thumb(k.hand, k.legal, k.trick, k.trump, k.stock_top, k.played | k.hand,
+                                stake, len(k.trick) == k.players - 1, view.rules.high_low == "captured")
+        return card
+
+    def _enough(self, count: int, start: float) -> bool:
+        if self.samples is not None and count >= self.samples:
+            return True
+        return self.time_limit is not None and count >= 1 and time.process_time() - start >= self.time_limit
+
+    def _sampled(self, view, k, moves, preferred, rng, start) -> Decision:
+        rules = view.rules
+        turned = view.turned.index if view.turned is not None else -1
+        totals = dict.fromkeys(moves, 0)
+        count = 0
+        while not self._enough(count, start):
+            world = sample(view, rng).world
+            seed = rng.random()
+            for card in moves:
+                child = world.copy()
+                child.play(card)
+                totals[card] += rollout(child, rules, view.dealer, turned, k.seat,
+                                        random.Random(seed), self.epsilon)
+            count += 1
+        best = max(moves, key=lambda c: (totals[c], c == preferred, -c))
+        self.last_stats = {"mode": "sampled", "worlds": count,
+                           "values": {DECK[c].code: totals[c] / count / 100 for c in moves}}
+        average = totals[best] / count / 100
+        others = [totals[c] for c in moves if c != best]
+        margin = (totals[best] - max(others)) / count / 100
+        return Decision(DECK[best], f"Over {count} guesses at the hidden cards, {DECK[best]} did best: "
+                                    f"{average:+.1f} match points this deal on average, "
+                                    f"{margin:.1f} more than the next card")
+
+    def _endgame(self, view, k, moves, preferred, rng, start) -> Decision:
+        rules = view.rules
+        turned = view.turned.index if view.turned is not None else -1
+        totals = dict.fromkeys(moves, 0)
+        count = 0
+        worlds = []
+        exact = k.players == 2  # two players: the unseen cards are exactly the other hand
+        while True:
+            world = sample(view, rng).world
+            solver = Solver(rules, view.dealer, turned, k.seat, tiebreak=False)
+            values = solver.values(world)
+            for card in moves:
+                totals[card] += values[card]
+            worlds.append((world, solver))
+            count += 1
+            if exact or self._enough(count, start):
+                break
+        best = max(moves, key=lambda c: (totals[c], c == preferred, -c))
+        self.last_stats = {"mode": "exact" if exact else "solved", "worlds": count,
+                           "values": {DECK[c].code: totals[c] / count / 100 for c in moves}}
+        if exact:
+            world, solver = worlds[0]
+            child = world.copy()
+            child.play(best)
+            end = solver.line(child)
+            points, _ = core.award_points(rules, k.trump, view.dealer, end.piles, end.received, turned)
+            mine = sum(1 for s in points.values() if s == k.seat)
+            theirs = sum(1 for s in points.values() if s is not None and s != k.seat)
+            return Decision(DECK[best], f"Every card is known now: with best play on both sides "
+                                        f"{DECK[best]} ends the deal {mine}–{theirs} in match points")
+        average = totals[best] / count / 100
+        return Decision(DECK[best], f"Solved {count} guesses at the last hands exactly: "
+                                    f"{DECK[best]} does best, {average:+.1f} match points on average")

@@ -1,0 +1,176 @@
+"""The exact solver: best play over the remaining tricks of one fully known world.
+
+Once the stock is gone, a player who counts knows every card (with two players), so the
+last tricks can be solved exactly. The objective, for the seat ``me``:
+
+    100 × (my match points − the best other seat's match points this deal)
+        + (my card values − the best other seat's card values)
+
+so match points come first and card values only break ties (``tiebreak=False`` drops
+them: three times faster, and the search then settles ties by its rule of thumb); the points come from
+:func:`calijack.core.award_points` under the deal's rule options. The other seats are assumed
+to play against ``me`` (with three players this is the "paranoid" reading). Alpha-beta with a
+transposition table; draws from a known stock are played too, so it solves any world.
+"""
+
+from __future__ import annotations
+
+from .. import core
+from ..rules import Rules
+from .worlds import World
+
+__all__ = ["utility", "Solver"]
+
+_INF = 10 ** 9
+_VALUE = [core.pips_of(1 << i) for i in range(52)]
+
+
+def utility(points: dict, pips: tuple, me: int, n: int, tiebreak: bool = True) -> int:
+    """The objective above, from ``award_points``' answer (without the card values if not ``tiebreak``)."""
+    pts = [0] * n
+    for seat in points.values():
+        if seat is not None:
+            pts[seat] += 1
+    other_pts = max(pts[s] for s in range(n) if s != me)
+    other_pips = max(pips[s] for s in range(n) if s != me)
+    if not tiebreak:
+        return 100 * (pts[me] - other_pts)
+    return 100 * (pts[me] - other_pts) + (pips[me] - other_pips)
+
+
+class Solver:
+    """Alpha-beta over one world's remaining plays, from the point of view of seat ``me``."""
+
+    def __init__(self, rules: Rules, dealer: int, turned: int, me: int, tiebreak: bool = True):
+        self.rules, self.dealer, self.turned, self.me = rules, dealer, turned, me
+        self.tiebreak = tiebreak
+        self.table: dict = {}
+        self.nodes = 0
+        self.special = 0   # point cards, set per trump in _search: never merged with a neighbour
+
+    def _leaf(self, piles, received, trump) -> int:
+        points, pips = core.award_points(self.rules, trump, self.dealer, piles, received, self.turned)
+        return utility(points, pips, self.me, len(piles), self.tiebreak)
+
+    def values(self, world: World) -> dict[int, int]:
+        """The exact value of each legal card of the seat to play (a card index → value)."""
+        out = {}
+        for card in core.bit_list(world.legal()):
+            child = world.copy()
+            child.play(card)
+            out[card] = self.value(child)
+        return out
+
+    def value(self, world: World, alpha: int = -_INF, beta: int = _INF) -> int:
+        """The exact value of a world with best play from here on."""
+        return self._search(tuple(world.hands), world.stock, world.drawn, tuple(world.piles),
+                            tuple(world.received), world.leader, tuple(world.trick), world.done,
+                            world.n, world.trump, world.void_any, world.draws, world.tricks,
+                            alpha, beta)
+
+    def line(self, world: World) -> World:
+        """The world at the end of one line of best play from ``world`` (a copy)."""
+        world = world.copy()
+        while not world.finished:
+            moves = self.values(world)
+            pick = max if world.to_play == self.me else min
+            world.play(pick(moves, key=lambda c: (moves[c], -c)))
+        return world
+
+    def _search(self, hands, stock, drawn, piles, received, leader, trick, done, n, trump,
+                void_any, draws, tricks, alpha, beta):
+        self.nodes += 1
+        if done == tricks:
+            return self._leaf(piles, received, trump)
+        key = (hands, leader, trick, piles, received)
+        entry = self.table.get(key)
+        if entry is not None:
+            lower, upper = entry[0], entry[1]
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+            if lower == upper:
+                return lower
+            alpha, beta = max(alpha, lower), min(beta, upper)
+        a0, b0 = alpha, beta
+        seat = (leader + len(trick)) % n
+        hand = hands[seat]
+        legal = core.legal_mask(hand, trick[0] if trick else -1, trump, void_any)
+        maximise = seat == self.me
+        best = -_INF if maximise else _INF
+        live = 0
+        for h in hands:
+            live |= h
+        for pos in range(drawn, len(stock)):
+            live |= 1 << stock[pos]
+        others = live & ~hand
+        special = self.special or self._special(trump)
+        moves = []
+        prev = -1
+        for card in core.bit_list(legal):
+            # Two cards of a suit with no live card between them, the same card value and no
+            # point riding on either, do the same work: try only one of them.
+            if (prev >= 0 and prev // 13 == card // 13 and _VALUE[prev] == _VALUE[card]
+                    and not (special >> card) & 1 and not (special >> prev) & 1
+                    and not others & ((1 << card) - (2 << prev))):
+                prev = card
+                continue
+            moves.append(card)
+            prev = card
+        first = entry[2] if entry is not None and len(entry) > 2 else -1
+        if first in moves:
+            moves.remove(first)
+            moves.append(first)
+        best_card = -1
+        for card in reversed(moves):
+            new_hands = hands[:seat] + (hand & ~(1 << card),) + hands[seat + 1:]
+            new_trick = trick + (card,)
+            if len(new_trick) < n:
+                v = self._search(new_hands, stock, drawn, piles, received, leader, new_trick,
+                                 done, n, trump, void_any, draws, tricks, alpha, beta)
+            else:
+                winner = (leader + core.trick_winner(new_trick, trump)) % n
+                won = 0
+                for c in new_trick:
+                    won |= 1 << c
+                new_piles = piles[:winner] + (piles[winner] | won,) + piles[winner + 1:]
+                new_received, new_drawn = received, drawn
+                if done < draws:
+                    hl, rl = list(new_hands), list(received)
+                    for drawer in core.draw_seats(winner, n):
+                        bit = 1 << stock[new_drawn]
+                        new_drawn += 1
+                        hl[drawer] |= bit
+                        rl[drawer] |= bit
+                    new_hands, new_received = tuple(hl), tuple(rl)
+                v = self._search(new_hands, stock, new_drawn, new_piles, new_received, winner, (),
+                                 done + 1, n, trump, void_any, draws, tricks, alpha, beta)
+            if maximise:
+                if v > best:
+                    best, best_card = v, card
+                if best > alpha:
+                    alpha = best
+            else:
+                if v < best:
+                    best, best_card = v, card
+                if best < beta:
+                    beta = best
+            if alpha >= beta:
+                break
+        lower, upper = (entry[:2] if entry is not None else (-_INF, _INF))
+        if best <= a0:
+            upper = min(upper, best)
+        elif best >= b0:
+            lower = max(lower, best)
+        else:
+            lower = upper = best
+        self.table[key] = (lower, upper, best_card)
+        return best
+
+    def _special(self, trump: int) -> int:
+        mask = 0
+        for rank in core.POINT_CARD.values():
+            mask |= 1 << (trump * 13 + rank)
+        self.special = mask
+        return mask

@@ -1,0 +1,29 @@
+"""The random opponent: any legal card, uniformly, through the engine's one random choice."""
+
+from __future__ import annotations
+
+import random
+
+from .. import core
+from ..cards import DECK
+from ..view import View
+from .base import Decision, Knowledge
+
+__all__ = ["RandomPlayer"]
+
+
+class RandomPlayer:
+    """Plays a legal card chosen uniformly at random (``core.pick`` over index order)."""
+
+    name = "random"
+
+    def choose(self, view: View, rng: random.Random) -> Decision:
+        """A uniformly random legal card."""
+        legal = core.bit_list(Knowledge.from_view(view).legal)
+        card = DECK[legal[core.pick(rng, len(legal))]]
+        if len(legal) == 1:
+            return Decision(card, f"{card} is the only legal card")
+        return Decision(card, f"A card chosen at random among the {len(legal)} legal ones")
+
+    def __repr__(self) -> str:
+        return "RandomPlayer()"

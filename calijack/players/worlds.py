@@ -1,0 +1,264 @@
+"""Guessing the hidden cards: whole deals consistent with everything one seat has seen.
+
+A *world* is one complete guess: every seat's hand and the stock's order below the exposed
+card, built so that replaying the deal's plays on it is legal and gives the very same view.
+The guess respects what the seat saw: the other hands' cards seen drawn, the plays (a
+seat that did not follow or did not trump was void), and, with the closed stock, that a
+card drawn unseen was only in that hand from its draw on. :func:`sample_state` gives the
+guess as an engine :class:`~calijack.state.State`; the search uses the faster :class:`World`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .. import core
+from ..cards import DECK, SUIT_MASK
+from ..state import Deal, State
+from ..view import View
+
+__all__ = ["World", "Guess", "sample", "sample_state"]
+
+
+class World:
+    """A full position on masks (a perfect-information copy for the search)."""
+
+    __slots__ = ("hands", "stock", "drawn", "piles", "received", "leader", "trick", "done",
+                 "n", "trump", "void_any", "draws", "tricks")
+
+    def __init__(self, hands, stock, drawn, piles, received, leader, trick, done, n, trump,
+                 void_any, draws, tricks):
+        self.hands, self.stock, self.drawn, self.piles = hands, stock, drawn, piles
+        self.received, self.leader, self.trick, self.done = received, leader, trick, done
+        self.n, self.trump, self.void_any, self.draws, self.tricks = n, trump, void_any, draws, tricks
+
+    def copy(self) -> "World":
+        """An independent copy."""
+        return World(self.hands[:], self.stock, self.drawn, self.piles[:], self.received[:],
+                     self.leader, self.trick[:], self.done, self.n, self.trump, self.void_any,
+                     self.draws, self.tricks)
+
+    @property
+    def to_play(self) -> int:
+        """The seat to play (meaningless once finished)."""
+        return (self.leader + len(self.trick)) % self.n
+
+    @property
+    def finished(self) -> bool:
+        """True once every trick is played."""
+        return self.done == self.tricks
+
+    def legal(self) -> int:
+        """The legal cards of the seat to play, as a mask."""
+        led = self.trick[0] if self.trick else -1
+        return core.legal_mask(self.hands[(self.leader + len(self.trick)) % self.n], led,
+                               self.trump, self.void_any)
+
+    def play(self, card: int) -> None:
+        """Play a card index for the seat to play (no check), drawing after a full trick."""
+        n = self.n
+        self.hands[(self.leader + len(self.trick)) % n] &= ~(1 << card)
+        self.trick.append(card)
+        if len(self.trick) < n:
+            return
+        winner = (self.leader + core.trick_winner(self.trick, self.trump)) % n
+        for c in self.trick:
+            self.piles[winner] |= 1 << c
+        if self.done < self.draws:
+            for drawer in core.draw_seats(winner, n):
+                bit = 1 << self.stock[self.drawn]
+                self.drawn += 1
+                self.hands[drawer] |= bit
+                self.received[drawer] |= bit
+        self.done += 1
+        self.leader = winner
+        self.trick = []
+
+    @property
+    def top(self) -> int:
+        """The exposed stock card, or -1."""
+        return self.stock[self.drawn] if self.done < self.draws else -1
+
+
+@dataclass
+class _Seat:
+    slots: list          # unknown slots: (available from trick, where) with where = ("hand", i) or ("stock", pos)
+    placed: list         # cards played whose slot is unknown: (card, trick it was played in)
+    hidden: int          # cards held now that the viewer has not seen
+    voids: list          # (trick, suit mask) the seat showed it held none of
+
+
+@dataclass(frozen=True)
+class Guess:
+    """A sampled world and whether its history passed every duty check."""
+
+    world: World
+    deal_hands: tuple
+    deal_stock: tuple
+    consistent: bool
+
+
+def _analyse(view: View):
+    n, rules = view.players, view.rules
+    trump = int(view.trump)
+    void_any = rules.void_duty == "any"
+    seats = [_Seat([], [], view.hidden_counts[s], []) for s in range(n)]
+    stock: dict[int, int] = {}                    # position -> known card
+    fixed_draws = [0] * n                         # seen draws per seat (mask)
+    initial = [[] for _ in range(n)]              # the viewer's own dealt cards
+    all_tricks = list(view.tricks) + ([None] if view.trick else [])
+    plays_by = [[] for _ in range(n)]             # (card, trick number)
+    for j, trick in enumerate(all_tricks):
+        if trick is None:
+            leader, cards = view.leader, view.trick
+        else:
+            leader, cards = trick.leader, trick.cards
+        led = cards[0].index
+        for pos, card in enumerate(cards):
+            seat = (leader + pos) % n
+            plays_by[seat].append((card.index, j))
+            if pos and seat != view.seat:
+                s = card.index // 13
+                if led // 13 == trump and s != trump:
+                    seats[seat].voids.append((j, SUIT_MASK[trump]))
+                elif led // 13 != trump and s not in (led // 13, trump):
+                    mask = SUIT_MASK[led // 13] | (0 if void_any else SUIT_MASK[trump])
+                    seats[seat].voids.append((j, mask))
+        if trick is not None:
+            for k, (drawer, card) in enumerate(zip(trick.drawers(n), trick.draws)):
+                position = j * n + k
+                if card is None:
+                    seats[drawer].slots.append((j + 1, ("stock", position)))
+                else:
+                    stock[position] = card.index
+                    fixed_draws[drawer] |= card.bit
+    for seat in range(n):
+        for i in range(6):
+            seats[seat].slots.append((0, ("hand", i)))
+        for card, j in plays_by[seat]:
+            if not fixed_draws[seat] >> card & 1:
+                seats[seat].placed.append((card, j))
+    me = view.seat
+    own = [c for c, _ in plays_by[me]] + [c.index for c in view.hand]
+    initial[me] = [c for c in own if not fixed_draws[me] >> c & 1]
+    return seats, stock, initial, trump, void_any
+
+
+def sample(view: View, rng: random.Random, tries: int = 30) -> Guess:
+    """One world consistent with ``view`` (retrying until every past play checks as legal)."""
+    seats, stock, initial, trump, void_any = _analyse(view)
+    n, rules, me = view.players, view.rules, view.seat
+    unseen = [c.index for c in view.unseen]
+    drawn = min(len(view.tricks), rules.draws) * n
+    others = [s for s in range(n) if s != me]
+    # A hidden card was in its hand at least since the latest unknown slot: any void shown
+    # from then on rules its suit out.
+    banned = {}
+    for s in others:
+        latest = max(a for a, _ in seats[s].slots) if seats[s].slots else 0
+        mask = 0
+        for j, suits in seats[s].voids:
+            if j >= latest:
+                mask |= suits
+        banned[s] = mask
+    guess = None
+    for _ in range(tries):
+        guess = _attempt(view, rng, seats, stock, initial, trump, void_any, unseen, drawn, others, banned)
+        if guess is not None and guess.consistent:
+            return guess
+    if guess is None:  # no split fits the voids: drop them rather than fail
+        loose = [_Seat(s.slots, s.placed, s.hidden, []) for s in seats]
+        guess = _attempt(view, rng, loose, stock, initial, trump, void_any, unseen, drawn, others,
+                         {s: 0 for s in others})
+    return guess
+
+
+def _attempt(view, rng, seats, stock, initial, trump, void_any, unseen, drawn, others, banned):
+    n, rules = view.players, view.rules
+    pool = unseen[:]
+    rng.shuffle(pool)
+    hidden = {}
+    order = sorted(others, key=lambda s: (-sum(1 for c in pool if (1 << c) & banned[s]), s))
+    for s in order:
+        fits = [c for c in pool if not (1 << c) & banned[s]]
+        if len(fits) < seats[s].hidden:
+            return None
+        chosen = fits[:seats[s].hidden]
+        hidden[s] = chosen
+        chosen_set = set(chosen)
+        pool = [c for c in pool if c not in chosen_set]
+    hands = [list(initial[s]) if s == view.seat else [None] * 6 for s in range(n)]
+    stock_cards = [None] * rules.stock_size
+    for position, card in stock.items():
+        stock_cards[position] = card
+    for s in others:
+        if not _fill(seats[s], hidden[s], hands[s], stock_cards, rng):
+            return None
+    rest = drawn
+    if view.stock_top is not None:
+        stock_cards[rest] = view.stock_top.index
+        rest += 1
+    elif view.dead_card is not None:
+        stock_cards[rest] = view.dead_card.index
+        rest += 1
+    for card in pool:
+        stock_cards[rest] = card
+        rest += 1
+    world, ok = _replay(view, hands, stock_cards, trump, void_any)
+    return Guess(world, tuple(tuple(h) for h in hands), tuple(stock_cards), ok)
+
+
+def _fill(seat: _Seat, hidden: list, hand: list, stock_cards: list, rng) -> bool:
+    """Put the seat's unknown cards in its unknown slots.
+
+    A card may sit in a slot available from trick ``a`` if it is still there when played
+    (``a`` no later than its play) and no void the seat showed while holding it rules its
+    suit out. Cards are placed most urgent first, each in a random slot that fits.
+    """
+    cards = []
+    for card, played in list(seat.placed) + [(c, 10 ** 6) for c in hidden]:
+        lo = 0
+        for j, suits in seat.voids:
+            if j < played and suits >> card & 1 and j + 1 > lo:
+                lo = j + 1
+        cards.append((played, rng.random(), lo, card))
+    cards.sort()
+    free = list(seat.slots)
+    for played, _, lo, card in cards:
+        fits = [k for k, (avail, _) in enumerate(free) if lo <= avail <= played]
+        if not fits:
+            return False
+        avail, (where, pos) = free.pop(fits[int(rng.random() * len(fits))])
+        if where == "hand":
+            hand[pos] = card
+        else:
+            stock_cards[pos] = card
+    return True
+
+
+def _replay(view: View, hands: list, stock_cards: list, trump: int, void_any: bool):
+    n, rules = view.players, view.rules
+    masks = [sum(1 << c for c in h) for h in hands]
+    world = World(masks, tuple(stock_cards), 0, [0] * n, masks[:], (view.dealer + 1) % n, [], 0,
+                  n, trump, void_any, rules.draws, rules.tricks)
+    ok = True
+    for trick in view.tricks:
+        for card in trick.cards:
+            if not world.legal() >> card.index & 1:
+                ok = False
+            world.play(card.index)
+    for card in view.trick:
+        if not world.legal() >> card.index & 1:
+            ok = False
+        world.play(card.index)
+    return world, ok
+
+
+def sample_state(view: View, rng: random.Random) -> State:
+    """An engine ``State`` whose view for ``view.seat`` equals ``view``: one guess of the hidden cards."""
+    guess = sample(view, rng)
+    deal = Deal.from_cards([[DECK[c] for c in h] for h in guess.deal_hands],
+                           [DECK[c] for c in guess.deal_stock], view.dealer, view.rules,
+                           view.trump if view.rules.trump_from == "cut" else None)
+    return deal.start().play_all(list(view.played))

@@ -1,0 +1,190 @@
+"""The plumbing every demo shares: one frame function, two modes, compact pages.
+
+A demo is ``count`` frames of HTML computed by a function ``frame(i)`` from engine calls and
+the render layer. The same function feeds both modes:
+
+- **static** (the book): every frame is computed now and put in a ``Stack`` that a slider or
+  toggle selects through ``jslink`` (:mod:`calijack.widgets.static`): no kernel needed;
+- **live** (Jupyter, Voilà): a Python callback computes the chosen frame when the control
+  moves, and shows exactly the HTML the static frame would hold.
+
+The static book embeds every frame in the page, and a card drawn by the render layer is a
+few kilobytes of SVG. :class:`Sheet` therefore stores each distinct card drawing once per
+demo (in ``<defs>``) and lets every frame point at it with ``<use>``; the outer ``<svg>``
+(its class, ``aria-label``, ``data-card`` and size) stays as the render layer made it. The
+render layer's stylesheet is likewise kept once, in the sheet, instead of once per frame.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+from typing import Callable, Sequence
+
+import ipywidgets as widgets
+
+from ..render.style import CSS as RENDER_CSS
+from .static import CONTROL_CLASS, FRAME_CLASS, LABEL_CLASS, StaticDemo, chooser, stepper
+
+__all__ = ["Sheet", "LiveDemo", "build", "esc", "para", "frame_html", "label_html",
+           "SHEET_CLASS", "LIVE_CLASS", "DEMO_CSS"]
+
+SHEET_CLASS = "cj-sheet-defs"
+LIVE_CLASS = "cj-live-demo"
+
+# The demos' own few styles (the render layer's come from RENDER_CSS).
+DEMO_CSS = """
+.cj-explain{max-width:700px;margin:6px 0 8px;font-size:15px;line-height:1.45}
+.cj-explain p{margin:4px 0}
+.cj-verdict{display:inline-block;border-radius:6px;padding:1px 8px;font-weight:700}
+.cj-yes{background:#e3f4e6;color:#14532d}
+.cj-no{background:#fbe4e4;color:#7f1d1d}
+.cj-row{display:flex;flex-wrap:wrap;gap:8px 22px;align-items:flex-start}
+.cj-grid{display:flex;flex-wrap:wrap;gap:4px;margin:0;padding:0;list-style:none}
+.cj-grid>li{display:flex;flex-direction:column;align-items:center;font-size:13px;list-style:none;margin:0}
+.cj-compare{border-collapse:collapse;margin:6px 0}
+.cj-compare th,.cj-compare td{padding:4px 8px;text-align:left;vertical-align:middle;border-bottom:1px solid #ddd}
+"""
+
+# A card (or any drawing) from the render layer: the outer tag, an optional title, the body.
+_SVG = re.compile(r"(<svg\b[^>]*>)(<title>.*?</title>)?(.*?)</svg>", re.DOTALL)
+_STYLE = "<style>" + RENDER_CSS + "</style>"
+# Bodies shorter than this are cheaper inline than as a reference.
+_MIN_BODY = 160
+
+
+def esc(text: object) -> str:
+    """``text`` escaped for HTML."""
+    return html.escape(str(text), quote=True)
+
+
+def para(*lines: str) -> str:
+    """A block of explanation: one ``<p>`` per line (already HTML)."""
+    return '<div class="cj-root cj-explain">' + "".join(f"<p>{line}</p>" for line in lines) + "</div>"
+
+
+def frame_html(index: int, body: str) -> str:
+    """A frame as :mod:`calijack.widgets.static` wraps it (so both modes show the same HTML)."""
+    return f'<div class="{FRAME_CLASS}" data-frame="{index}">{body}</div>'
+
+
+def label_html(index: int, label: str) -> str:
+    """A label line as :mod:`calijack.widgets.static` wraps it."""
+    return f'<div class="{LABEL_CLASS}" data-frame="{index}">{html.escape(label)}</div>'
+
+
+class Sheet:
+    """The drawings and styles shared by the frames of one demo, each stored once."""
+
+    def __init__(self) -> None:
+        self._defs: dict[str, str] = {}
+
+    def compact(self, fragment: str) -> str:
+        """``fragment`` with its stylesheet dropped and each drawing's body replaced by a ``<use>``."""
+        out = fragment.replace(_STYLE, "")
+        return _SVG.sub(self._use, out)
+
+    def _use(self, match: re.Match) -> str:
+        head, title, body = match.group(1), match.group(2) or "", match.group(3)
+        if len(body) < _MIN_BODY:
+            return match.group(0)
+        key = "cj-d" + hashlib.blake2b(body.encode(), digest_size=5).hexdigest()
+        self._defs.setdefault(key, body)
+        # Inline SVG in HTML needs no namespace declaration: one less copy per card.
+        head = head.replace(' xmlns="http://www.w3.org/2000/svg"', "")
+        return f'{head}{title}<use href="#{key}"/></svg>'
+
+    @property
+    def size(self) -> int:
+        """How many distinct drawings are stored."""
+        return len(self._defs)
+
+    def html(self) -> str:
+        """The styles and the ``<defs>`` the frames refer to (invisible on the page)."""
+        defs = "".join(f'<g id="{key}">{body}</g>' for key, body in self._defs.items())
+        return (f'<div class="{SHEET_CLASS}" aria-hidden="true" style="position:absolute;width:0;'
+                f'height:0;overflow:hidden"><style>{RENDER_CSS}{DEMO_CSS}</style>'
+                f'<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0"><defs>{defs}'
+                "</defs></svg></div>")
+
+
+class LiveDemo(widgets.VBox):
+    """A live demo: the control's Python callback shows the chosen frame (Jupyter, Voilà).
+
+    Same parts as :class:`~calijack.widgets.static.StaticDemo` where they make sense:
+    ``control``, ``frame_count``; plus ``frame`` (the ``HTML`` widget showing the frame),
+    ``label`` (the label line or ``None``) and ``sheet`` (the shared drawings).
+    """
+
+    def __init__(self, *, control: widgets.DOMWidget, control_trait: str, count: int,
+                 frame: Callable[[int], str], labels: Sequence[str] | None,
+                 sheet: Sheet, header: str | None) -> None:
+        self._frame_fn, self._labels, self._sheet = frame, labels, sheet
+        self._cache: dict[int, str] = {}
+        self.control, self.frame_count = control, count
+        self.header = widgets.HTML(value=sheet.compact(header)) if header else None
+        self.frame = widgets.HTML(value=self.frame_value(0))
+        self.label = widgets.HTML(value=label_html(0, labels[0])) if labels is not None else None
+        self.sheet = widgets.HTML(value=sheet.html())  # after the first frame: it holds its drawings
+        self.sheet.add_class(SHEET_CLASS)
+        control.add_class(CONTROL_CLASS)
+        control.observe(self._show, names=control_trait)
+        parts = [self.sheet, self.header, control, self.label, self.frame]
+        super().__init__(children=[p for p in parts if p is not None])
+        self.add_class(LIVE_CLASS)
+
+    def frame_value(self, index: int) -> str:
+        """The HTML of frame ``index``, wrapped as the static demo wraps it (computed once)."""
+        if index not in self._cache:
+            self._cache[index] = frame_html(index, self._sheet.compact(self._frame_fn(index)))
+        return self._cache[index]
+
+    def _show(self, change) -> None:
+        index = change["new"]
+        if index is None or not 0 <= index < self.frame_count:
+            return
+        before = self._sheet.size
+        value = self.frame_value(index)
+        if self._sheet.size != before:  # new drawings: the sheet must hold them first
+            self.sheet.value = self._sheet.html()
+        self.frame.value = value
+        if self.label is not None:
+            self.label.value = label_html(index, self._labels[index])
+
+
+def build(frame: Callable[[int], str], count: int, *, static: bool, options: Sequence[str] | None = None,
+          labels: Sequence[str] | None = None, description: str = "", header: str | None = None):
+    """A demo of ``count`` frames: a slider (no ``options``) or toggle buttons (``options``).
+
+    ``static=True`` precomputes every frame for :func:`~calijack.widgets.static.stepper` or
+    :func:`~calijack.widgets.static.chooser`; ``static=False`` computes them on demand. In both
+    the root box's first child is the :class:`Sheet` (``sheet`` attribute), then the optional
+    ``header`` (HTML shown above the control, ``header`` attribute).
+    """
+    sheet = Sheet()
+    if not static:
+        if options is None:
+            control = widgets.IntSlider(value=0, min=0, max=count - 1, step=1, description=description or "Step",
+                                        continuous_update=True, readout=True,
+                                        style={"description_width": "initial"})
+            trait = "value"
+        else:
+            control = widgets.ToggleButtons(options=list(options), index=0, description=description,
+                                            style={"description_width": "initial", "button_width": "auto"})
+            trait = "index"
+        return LiveDemo(control=control, control_trait=trait, count=count, frame=frame,
+                        labels=labels, sheet=sheet, header=header)
+    frames = [sheet.compact(frame(i)) for i in range(count)]
+    head = widgets.HTML(value=sheet.compact(header)) if header else None
+    if options is None:
+        demo = stepper(frames, labels=list(labels) if labels is not None else None,
+                       description=description or "Step")
+    else:
+        demo = chooser(frames, list(options), description=description)
+    demo.sheet = widgets.HTML(value=sheet.html())
+    demo.sheet.add_class(SHEET_CLASS)
+    demo.header = head
+    demo.children = tuple(w for w in (demo.sheet, head) if w is not None) + demo.children
+    return demo
+

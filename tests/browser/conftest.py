@@ -1,0 +1,549 @@
+"""Browser harness: Debian's Chromium driven by Playwright (sync API), on 127.0.0.1 only.
+
+Fixtures (see each docstring):
+
+- ``browser``       (session)  the Chromium ``Browser``; FAILS if /usr/bin/chromium is missing.
+- ``page``          (function) a fresh ``Page`` in its own context, guarded: any console error,
+                    uncaught page error or request to a host other than 127.0.0.1 fails the
+                    test at teardown (off-site requests are also aborted, nothing leaves).
+- ``page_guard``    (function) the ``PageGuard`` watching ``page``: ``.console_errors``,
+                    ``.page_errors``, ``.offsite_requests``, ``.problems()``,
+                    ``.assert_clean()`` to check mid-test.
+- ``book_site``     (session)  the built book (``_build/html``) served over HTTP on
+                    127.0.0.1: ``.url``, ``.root``, ``.url_for(relpath)``, ``.pages()``.
+- ``page_checks``   (function) the shared checks: ``wait_for_widgets``,
+                    ``exercise_static_demos``, ``missing_text_alternatives``,
+                    ``assert_headings_do_not_skip``, … (see its docstring).
+- ``static_site``   (function) factory: ``static_site(folder) -> url`` serves any folder
+                    on 127.0.0.1 (e.g. a page written by a test) until the test ends.
+- ``voila_app``     (function) factory: ``voila_app(notebook, *extra_args, timeout=90)``
+                    starts ``voila NOTEBOOK`` on 127.0.0.1 and a free port, waits until it
+                    answers, returns a ``VoilaApp`` (``.url``, ``.port``, ``.log_text()``),
+                    and stops it at teardown.
+
+The environment variable ``CALIJACK_CHROMIUM`` overrides the browser path and
+``CALIJACK_BOOK_HTML`` the built book folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import http.server
+import os
+import socket
+import subprocess
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from calijack.serve import (
+    VOILA_PROBE,
+    stop_process_group,
+    voila_command,
+    voila_env,
+    wait_for_http,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path(os.environ.get("CALIJACK_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+BOOK_HTML = Path(os.environ.get("CALIJACK_BOOK_HTML", REPO / "_build" / "html"))
+ALLOWED_HOST = "127.0.0.1"
+# Pages of the built book that are not content: Sphinx's search and index pages.
+NON_CONTENT_PAGES = {"search.html", "genindex.html", "py-modindex.html"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in tests/browser drives the browser: mark it, whatever the test file says."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+# --------------------------------------------------------------------------------------
+# The book on disk
+
+
+def book_pages(root: Path = BOOK_HTML) -> list[str]:
+    """Every content page of the built book, as a path relative to ``root`` (posix)."""
+    if not root.is_dir():
+        return []
+    pages = []
+    for path in sorted(root.rglob("*.html")):
+        rel = path.relative_to(root)
+        if rel.parts[0] in {"_static", "_sources", "_images", "_downloads"}:
+            continue
+        if rel.as_posix() in NON_CONTENT_PAGES:
+            continue
+        pages.append(rel.as_posix())
+    return pages
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Parametrize ``book_page`` with every content page of the built book.
+
+    If the book is not built, a single placeholder id is used; the test then fails through
+    ``book_site`` with a clear message (never silently collects zero tests).
+    """
+    if "book_page" in metafunc.fixturenames:
+        pages = book_pages()
+        metafunc.parametrize("book_page", pages or ["<book not built>"], ids=str)
+
+
+# --------------------------------------------------------------------------------------
+# Browser
+
+
+@pytest.fixture(scope="session")
+def _playwright() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(_playwright):
+    """Debian's Chromium (``/usr/bin/chromium``), headless. Missing browser = test failure."""
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"Chromium not found at {CHROMIUM}: install Debian's browser with "
+            "`apt-get install -y chromium` (or `make chromium`); Playwright cannot download "
+            "one here. Set CALIJACK_CHROMIUM to use another binary.",
+            pytrace=False,
+        )
+    browser = _playwright.chromium.launch(
+        executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+    )
+    yield browser
+    browser.close()
+
+
+@dataclasses.dataclass
+class PageGuard:
+    """What a page did wrong: console errors, uncaught exceptions, off-site requests."""
+
+    console_errors: list[str] = dataclasses.field(default_factory=list)
+    page_errors: list[str] = dataclasses.field(default_factory=list)
+    offsite_requests: list[str] = dataclasses.field(default_factory=list)
+
+    def problems(self) -> list[str]:
+        return (
+            [f"console error: {m}" for m in self.console_errors]
+            + [f"uncaught page error: {m}" for m in self.page_errors]
+            + [f"request off 127.0.0.1 (aborted): {u}" for u in self.offsite_requests]
+        )
+
+    def assert_clean(self, where: str = "") -> None:
+        """Fail now if anything was recorded (then forget it: teardown reports only news)."""
+        problems = self.problems()
+        if problems:
+            self.console_errors.clear()
+            self.page_errors.clear()
+            self.offsite_requests.clear()
+            head = f"the page {where} " if where else "the page "
+            pytest.fail(
+                head + "logged errors or left 127.0.0.1:\n  " + "\n  ".join(problems),
+                pytrace=False,
+            )
+
+
+def _is_offsite(url: str) -> bool:
+    parts = urlsplit(url)
+    if parts.scheme in {"data", "blob", "about", "javascript", "chrome-extension"}:
+        return False
+    return parts.hostname != ALLOWED_HOST
+
+
+@pytest.fixture
+def page_guard() -> PageGuard:
+    return PageGuard()
+
+
+@pytest.fixture
+def page(browser, page_guard: PageGuard):
+    """A fresh page (own context, 1280x900) whose errors and off-site requests fail the test.
+
+    Off-site requests are recorded and aborted (nothing leaves the machine). At teardown the
+    test fails if anything was recorded; call ``page_guard.assert_clean()`` to check earlier.
+    """
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+
+    def route(route_obj, request) -> None:
+        if _is_offsite(request.url):
+            route_obj.abort()
+        else:
+            route_obj.continue_()
+
+    context.route("**/*", route)
+    pg = context.new_page()
+    pg.set_default_timeout(15_000)
+
+    def on_console(msg) -> None:
+        if msg.type == "error":
+            loc = msg.location or {}
+            where = f" ({loc.get('url')}:{loc.get('lineNumber')})" if loc.get("url") else ""
+            page_guard.console_errors.append(msg.text + where)
+
+    def on_request(request) -> None:
+        if _is_offsite(request.url):
+            page_guard.offsite_requests.append(request.url)
+
+    pg.on("console", on_console)
+    pg.on("pageerror", lambda exc: page_guard.page_errors.append(str(exc)))
+    pg.on("request", on_request)
+    yield pg
+    try:
+        context.close()
+    finally:
+        page_guard.assert_clean("at teardown")
+
+
+# --------------------------------------------------------------------------------------
+# Page checks shared by the tests (also usable on a Voilà page): the ``page_checks`` fixture.
+
+WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
+BROKEN_WIDGET_TEXT = ("Loading widget", "Error displaying widget", "model not found")
+
+# True once every widget-view script tag has a rendered view in the subarea before it
+# (that is how @jupyter-widgets/html-manager renders embedded widgets in the static book).
+_ALL_WIDGETS_RENDERED_JS = """
+(selector) => Array.from(document.querySelectorAll(selector)).every((tag) => {
+  const area = tag.previousElementSibling;
+  return !!area && area.classList.contains("widget-subarea") && area.childElementCount > 0;
+})
+"""
+
+_VISIBLE_FRAMES_JS = """
+(demo) => Array.from(demo.querySelectorAll(".cj-frame"))
+  .filter((el) => el.checkVisibility())
+  .map((el) => el.dataset.frame)
+"""
+
+_FRAME_SHOWN_JS = """
+([demo, want]) => Array.from(demo.querySelectorAll(".cj-frame"))
+  .filter((el) => el.checkVisibility()).map((el) => el.dataset.frame).join() === want
+"""
+
+# Headings exposed to readers (not display:none, not aria-hidden), in document order.
+_HEADINGS_JS = """
+() => Array.from(document.querySelectorAll("h1, h2, h3, h4, h5, h6"))
+  .filter((h) => h.checkVisibility() && !h.closest('[aria-hidden="true"]'))
+  .map((h) => [Number(h.tagName[1]), h.textContent.trim().slice(0, 60)])
+"""
+
+# <img> and role="img" elements exposed to assistive technology without a text alternative.
+_MISSING_ALT_JS = """
+() => {
+  const problems = [];
+  const hidden = (el) => !!el.closest('[aria-hidden="true"]');
+  const labelledby = (el) => (el.getAttribute("aria-labelledby") || "").split(/\\s+/)
+    .filter(Boolean).map((id) => document.getElementById(id))
+    .map((ref) => (ref ? ref.textContent.trim() : "")).join(" ").trim();
+  for (const img of document.querySelectorAll("img")) {
+    if (hidden(img)) continue;
+    if (!(img.getAttribute("alt") || "").trim()) problems.push(img.outerHTML.slice(0, 160));
+  }
+  for (const el of document.querySelectorAll('[role="img"]')) {
+    if (hidden(el)) continue;
+    const label = (el.getAttribute("aria-label") || "").trim() || labelledby(el);
+    if (!label) problems.push(el.outerHTML.slice(0, 160));
+  }
+  return problems;
+}
+"""
+
+
+def wait_for_widgets(page, timeout: float = 20_000) -> int:
+    """Wait until every embedded widget view of a static page is rendered; return how many.
+
+    Fails if "Loading widget", "Error displaying widget" or "model not found" is shown.
+    """
+    count = page.locator(WIDGET_VIEW).count()
+    if count:
+        try:
+            page.wait_for_function(_ALL_WIDGETS_RENDERED_JS, arg=WIDGET_VIEW, timeout=timeout)
+        except Exception:
+            pytest.fail(f"{count} embedded widget view(s), not all rendered in "
+                        f"{timeout / 1000:.0f} s", pytrace=False)
+    assert_no_broken_widgets(page)
+    return count
+
+
+def assert_no_broken_widgets(page) -> None:
+    body = page.locator("body").inner_text()
+    for text in BROKEN_WIDGET_TEXT:
+        if text in body:
+            pytest.fail(f"{text!r} is shown on the page: a widget did not render", pytrace=False)
+
+
+def _positions(control) -> list[int]:
+    if "widget-slider" in (control.get_attribute("class") or ""):
+        handle = control.locator('[role="slider"]').first
+        lo = round(float(handle.get_attribute("aria-valuemin")))
+        hi = round(float(handle.get_attribute("aria-valuemax")))
+        return list(range(lo, hi + 1))
+    return list(range(control.locator("button").count()))
+
+
+def select_position(control, target: int) -> None:
+    """Move a ``.cj-static-control`` to ``target`` as a reader would.
+
+    Slider: focus its handle and press ArrowRight/ArrowLeft. Toggle buttons: click the button.
+    """
+    classes = control.get_attribute("class") or ""
+    if "widget-slider" in classes:
+        handle = control.locator('[role="slider"]').first
+        handle.focus()
+        current = round(float(handle.get_attribute("aria-valuenow")))
+        key = "ArrowRight" if target > current else "ArrowLeft"
+        for _ in range(abs(target - current)):
+            handle.press(key)
+    elif "widget-toggle-buttons" in classes:
+        control.locator("button").nth(target).click()
+    else:
+        pytest.fail(f"unknown static demo control (class={classes!r})", pytrace=False)
+
+
+def exercise_static_demos(page, where: str = "") -> int:
+    """Drive every ``.cj-static-demo`` on the page through all its positions; return how many.
+
+    For each demo: exactly one ``.cj-frame`` is visible; selecting each other position (then
+    the first one again) shows the ``.cj-frame`` whose ``data-frame`` is that position.
+    """
+    demos = page.locator(".cj-static-demo")
+    where = f" on {where}" if where else ""
+    for d in range(demos.count()):
+        demo = demos.nth(d)
+        demo.scroll_into_view_if_needed()
+        control = demo.locator(".cj-static-control").first
+        positions = _positions(control)
+        start = demo.evaluate(_VISIBLE_FRAMES_JS)
+        if len(start) != 1:
+            pytest.fail(f"demo {d}{where}: visible frames {start}, expected exactly one",
+                        pytrace=False)
+        order = [p for p in positions if str(p) != start[0]] + [int(start[0])]
+        if len(positions) > 1 and len(order) != len(positions):
+            pytest.fail(f"demo {d}{where}: frame {start[0]} is shown but the control offers "
+                        f"positions {positions}", pytrace=False)
+        for target in order:
+            select_position(control, target)
+            try:
+                page.wait_for_function(
+                    _FRAME_SHOWN_JS, arg=[demo.element_handle(), str(target)], timeout=5_000
+                )
+            except Exception:
+                pytest.fail(
+                    f"demo {d}{where}: after selecting position {target} the visible frame is "
+                    f"{demo.evaluate(_VISIBLE_FRAMES_JS)}, expected ['{target}']",
+                    pytrace=False,
+                )
+    return demos.count()
+
+
+def missing_text_alternatives(page) -> list[str]:
+    """``<img>`` without alt, ``role="img"`` without aria-label(ledby); aria-hidden ones skipped."""
+    return page.evaluate(_MISSING_ALT_JS)
+
+
+def heading_outline(page) -> list[tuple[int, str]]:
+    """``[(level, text), ...]`` of the headings a reader can see, in document order."""
+    return [tuple(h) for h in page.evaluate(_HEADINGS_JS)]
+
+
+def assert_headings_do_not_skip(page, where: str = "") -> None:
+    outline = heading_outline(page)
+    if not outline:
+        pytest.fail(f"{where or 'the page'} has no visible heading", pytrace=False)
+    previous = 0
+    for level, text in outline:
+        if level > previous + 1:
+            pytest.fail(f"{where or 'the page'}: heading level jumps from h{previous} to "
+                        f"h{level} at {text!r} (outline: {outline})", pytrace=False)
+        previous = level
+
+
+@pytest.fixture
+def page_checks():
+    """The shared page checks, as attributes: ``wait_for_widgets(page)``,
+    ``assert_no_broken_widgets(page)``, ``exercise_static_demos(page, where)``,
+    ``select_position(control, i)``, ``missing_text_alternatives(page)``,
+    ``heading_outline(page)``, ``assert_headings_do_not_skip(page, where)``."""
+    import types
+
+    return types.SimpleNamespace(
+        wait_for_widgets=wait_for_widgets,
+        assert_no_broken_widgets=assert_no_broken_widgets,
+        exercise_static_demos=exercise_static_demos,
+        select_position=select_position,
+        missing_text_alternatives=missing_text_alternatives,
+        heading_outline=heading_outline,
+        assert_headings_do_not_skip=assert_headings_do_not_skip,
+    )
+
+
+# --------------------------------------------------------------------------------------
+# The built book over HTTP
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
+        pass
+
+
+@dataclasses.dataclass(frozen=True)
+class BookSite:
+    root: Path
+    url: str  # ends with "/"
+
+    def url_for(self, relpath: str) -> str:
+        return self.url + relpath.lstrip("/")
+
+    def pages(self) -> list[str]:
+        return book_pages(self.root)
+
+
+@contextlib.contextmanager
+def serve_folder(folder: Path) -> Iterator[str]:
+    """Serve ``folder`` with a threaded ``http.server`` on 127.0.0.1 and a free port.
+
+    Yields the root URL (ending in "/"); the server stops when the block ends.
+    """
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer((ALLOWED_HOST, 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name=f"serve {folder}", daemon=True)
+    thread.start()
+    try:
+        yield f"http://{ALLOWED_HOST}:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def book_site() -> Iterator[BookSite]:
+    """``_build/html`` served by a threaded ``http.server`` on 127.0.0.1 and a free port."""
+    if not (BOOK_HTML / "index.html").is_file():
+        pytest.fail(
+            f"The book is not built: {BOOK_HTML}/index.html is missing. Build it first with "
+            "`make book` (jupyter-book build . -W -n --keep-going); `make test` does it.",
+            pytrace=False,
+        )
+    with serve_folder(BOOK_HTML) as url:
+        yield BookSite(root=BOOK_HTML, url=url)
+
+
+@pytest.fixture
+def static_site() -> Iterator[Callable[[Path], str]]:
+    """Factory: ``static_site(folder) -> root URL``; each folder served until the test ends."""
+    with contextlib.ExitStack() as stack:
+        yield lambda folder: stack.enter_context(serve_folder(Path(folder)))
+
+
+# --------------------------------------------------------------------------------------
+# Voilà
+
+
+def free_port() -> int:
+    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
+        sock.bind((ALLOWED_HOST, 0))
+        return sock.getsockname()[1]
+
+
+@dataclasses.dataclass
+class VoilaApp:
+    notebook: Path
+    port: int
+    process: subprocess.Popen
+    log_path: Path
+
+    @property
+    def url(self) -> str:
+        """The root URL; for a single notebook it renders that notebook."""
+        return f"http://{ALLOWED_HOST}:{self.port}/"
+
+    def log_text(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def stop(self, timeout: float = 15) -> None:
+        """SIGTERM to Voilà's own process group (it shuts its kernels down), then SIGKILL."""
+        stop_process_group(self.process, timeout=timeout)
+
+
+def _wait_until_answering(app: VoilaApp, timeout: float) -> None:
+    # A static asset answers as soon as the server listens, without starting a kernel
+    # (GET / would execute the notebook).
+    if wait_for_http(app.url + VOILA_PROBE, timeout, app.process):
+        return
+    if app.process.poll() is not None:
+        pytest.fail(
+            f"voila exited with code {app.process.returncode} before answering:\n"
+            + app.log_text()[-4000:],
+            pytrace=False,
+        )
+    app.stop()
+    pytest.fail(
+        f"voila did not answer on {app.url} within {timeout:.0f} s:\n" + app.log_text()[-4000:],
+        pytrace=False,
+    )
+
+
+@pytest.fixture
+def voila_app(tmp_path_factory) -> Iterator[Callable[..., VoilaApp]]:
+    """Factory: ``voila_app(notebook, *extra_args, timeout=90) -> VoilaApp``.
+
+    Runs ``sys.executable -m voila NOTEBOOK --no-browser --Voila.ip=127.0.0.1 --port=FREE``
+    with calijack's Voilà template (``calijack.serve.voila_command``; plus ``extra_args``,
+    e.g. ``"--theme=dark"``) in the notebook's folder, waits until the server answers, and
+    stops it (and its kernels) at teardown. ``notebook`` may also be a
+    folder (Voilà's tree mode). Open ``app.url`` in ``page``; the server's log is
+    ``app.log_text()``.
+    """
+    started: list[VoilaApp] = []
+
+    def start(notebook: str | os.PathLike, *extra_args: str, timeout: float = 90) -> VoilaApp:
+        nb = Path(notebook).resolve()
+        if not nb.exists():
+            pytest.fail(f"voila_app: {nb} does not exist", pytrace=False)
+        port = free_port()
+        log_path = tmp_path_factory.mktemp("voila") / "voila.log"
+        # sys.executable -m voila NB --no-browser --Voila.ip=127.0.0.1 --port=PORT, with
+        # calijack's Voilà template (nothing loaded off-site); see calijack.serve.
+        cmd = voila_command(nb, port, extra_args=extra_args)
+        env = voila_env()
+        with open(log_path, "wb") as log:
+            process = subprocess.Popen(
+                cmd,
+                cwd=nb if nb.is_dir() else nb.parent,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=env,
+                start_new_session=True,  # own process group: stop() ends Voilà + kernels
+            )
+        app = VoilaApp(notebook=nb, port=port, process=process, log_path=log_path)
+        started.append(app)
+        _wait_until_answering(app, timeout)
+        return app
+
+    yield start
+    for app in reversed(started):
+        app.stop()

@@ -1,0 +1,41 @@
+"""Every page of the built book, in Chromium, as a reader sees it.
+
+For each content page (discovered from _build/html; search and genindex skipped): no console
+error, no request off 127.0.0.1 (the ``page`` fixture), every embedded widget rendered, every
+static demo answers its control, images have text alternatives, heading levels never skip.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def open_book_page(page, book_site, book_page: str) -> None:
+    page.goto(book_site.url_for(book_page), wait_until="load")
+    html = (book_site.root / book_page).read_text(encoding="utf-8", errors="replace")
+    refresh = re.search(r'http-equiv="refresh"[^>]*url=([^"]+)"', html, re.IGNORECASE)
+    if refresh:  # Jupyter Book's index.html redirects to the root page: follow it.
+        target = refresh.group(1).strip().split("#")[0]
+        page.wait_for_url(re.compile(re.escape(target) + "$"))
+        page.wait_for_load_state("load")
+
+
+def test_page(page, page_guard, page_checks, book_site, book_page):
+    open_book_page(page, book_site, book_page)
+    views = page_checks.wait_for_widgets(page)
+    demos = page_checks.exercise_static_demos(page, book_page)
+    assert demos <= views, f"{book_page}: {demos} static demos but {views} widget views"
+    missing = page_checks.missing_text_alternatives(page)
+    assert not missing, f"{book_page}: images without a text alternative:\n" + "\n".join(missing)
+    page_checks.assert_headings_do_not_skip(page, book_page)
+    page_checks.assert_no_broken_widgets(page)
+    page_guard.assert_clean(book_page)
+
+
+def test_the_book_has_pages(book_site):
+    pages = book_site.pages()
+    assert "book/intro.html" in pages, pages

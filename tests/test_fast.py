@@ -1,0 +1,75 @@
+"""The fast path and the rich API share one set of rules: same seeded deals, same cards, same points."""
+
+import random
+
+from calijack import DECK, Rules, core, fast
+from calijack.cards import cards_of
+
+DEALS = 200
+
+
+def test_fast_path_plays_the_same_deals(eng, option_rules):
+    rules = option_rules
+    for seed in range(DEALS):
+        dealer = seed % rules.players
+        plays: list[int] = []
+        fast_rng = random.Random(seed)
+        points, pips = fast.random_deal(fast_rng, rules, dealer, plays=plays)
+
+        rng = random.Random(seed)
+        hands, stock, trump = core.deal_cards(rng, rules)
+        deal = eng.seeded_deal(random.Random(seed), rules, dealer)
+        assert [[c.index for c in h] for h in deal.hands] == hands
+        assert [c.index for c in deal.stock] == stock and deal.trump == trump
+        state = deal.start()
+        while not state.finished:
+            legal = cards_of(state.legal_mask())
+            state = state.play(legal[core.pick(rng, len(legal))])
+
+        assert plays == [c.index for c in state.plays], seed
+        assert len(plays) == 52 - 52 % rules.players
+        result = state.result()
+        assert points == {a.name: a.seat for a in result.awards}, seed
+        assert pips == result.pips == tuple(state.pips(s) for s in range(rules.players))
+        assert fast_rng.random() == rng.random()  # both consumed the generator alike
+
+
+def test_fast_path_reads_the_rules(eng):
+    # The same seed gives different plays when a rule of play changes, the same when only scoring does.
+    def plays_of(rules, seed):
+        plays = []
+        fast.random_deal(random.Random(seed), rules, 0, plays=plays)
+        return plays
+
+    differ = sum(plays_of(Rules(), s) != plays_of(Rules(void_duty="any"), s) for s in range(50))
+    assert differ > 10
+    assert all(plays_of(Rules(), s) == plays_of(Rules(high_low="held", shasta_point=True), s) for s in range(50))
+    assert all(len(plays_of(Rules(players=3), s)) == 51 for s in range(20))
+
+
+def test_fast_random_deal_without_a_play_list():
+    points, pips = fast.random_deal(random.Random(1))
+    assert set(points) == {"high", "low", "jack", "game"} and sum(pips) == 80
+
+
+def test_random_match_reaches_the_target():
+    for seed in range(20):
+        winner, scores, deals = fast.random_match(random.Random(seed), Rules(target=5))
+        assert scores[winner] == 5 and max(scores) == 5 and deals >= 2
+
+
+def test_deals_per_second_reports_a_rate():
+    report = fast.deals_per_second(0.05)
+    assert report["deals"] >= 100 and report["deals_per_second"] > 0 and report["seconds"] >= 0.05
+
+
+def test_bit_helpers_agree_with_the_cards():
+    rng = random.Random(0)
+    for _ in range(200):
+        mask = rng.getrandbits(52)
+        assert core.bit_list(mask) == tuple(c.index for c in cards_of(mask))
+        assert core.pips_of(mask) == sum(c.value for c in cards_of(mask))
+        assert core.popcount(mask) == len(cards_of(mask))
+    assert core.pick(random.Random(3), 5) in range(5)
+    assert core.draw_seats(1, 2) == (1, 0) and core.draw_seats(2, 3) == (2, 0, 1)
+    assert len(DECK) == 52

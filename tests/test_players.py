@@ -1,0 +1,209 @@
+"""The computer opponents: legal cards only, reproducible, deciding from the view alone."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from calijack import Card, Deal, Rules
+from calijack.core import bit_list
+from calijack.players import (PLAYERS, Decision, PlayerError, get_player, play_deal, sample_state)
+from calijack.players.drive import fast_deal
+
+# Every rule option at its other value (and a few together): the legal-play sweep runs them all.
+OPTIONS = [
+    {}, {"void_duty": "any"}, {"high_low": "held"}, {"game": "ten_of_trumps"}, {"target": 7},
+    {"stock": "closed"}, {"turned_jack": True}, {"shasta_point": True}, {"trump_from": "cut"},
+    {"players": 3}, {"players": 3, "stock": "closed", "void_duty": "any"},
+]
+IDS = [",".join(f"{k}={v}" for k, v in o.items()) or "standard" for o in OPTIONS]
+
+
+def _players(names, **search):
+    return [get_player(n, **(search if n == "search" else {})) for n in names]
+
+
+def _lineup(rules, first, second):
+    return [first, second, first][:rules.players]
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=IDS)
+def test_rule_based_players_only_play_legal_cards(options):
+    """300 fast deals per option, both lineups; the engine re-checks a sample of them."""
+    rules = Rules.from_dict(options)
+    played = 0
+    for seed in range(300):
+        names = _lineup(rules, "heuristic", "random") if seed % 2 else _lineup(rules, "random", "heuristic")
+        points, pips, plays = fast_deal(random.Random(seed), rules, seed % rules.players, names)
+        assert len(plays) == 52 - 52 % rules.players
+        assert set(points) == set(rules.point_names)
+        played += 1
+        if seed % 25 == 0:  # the rich engine refuses any illegal card
+            deal = Deal.random(random.Random(seed), rules, seed % rules.players)
+            state = deal.start().play_all([Card.from_index(c) for c in plays])
+            assert state.finished
+    assert played == 300
+
+
+@pytest.mark.parametrize("options", [OPTIONS[0], OPTIONS[5], OPTIONS[9]], ids=[IDS[0], IDS[5], IDS[9]])
+def test_fast_driver_plays_exactly_what_the_players_choose(options):
+    rules = Rules.from_dict(options)
+    names = _lineup(rules, "heuristic", "random")
+    for seed in range(20):
+        rng = random.Random(seed)
+        deal = Deal.random(rng, rules, seed % rules.players)
+        state = play_deal(deal, _players(names), rng)
+        _, _, plays = fast_deal(random.Random(seed), rules, seed % rules.players, names)
+        assert [c.index for c in state.plays] == plays
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=IDS)
+def test_search_only_plays_legal_cards(options):
+    rules = Rules.from_dict(options)
+    names = _lineup(rules, "search", "heuristic")
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = play_deal(Deal.random(rng, rules), _players(names, samples=2), rng)
+        assert state.finished  # State.play raised on any illegal card
+
+
+@pytest.mark.parametrize("name", list(PLAYERS))
+def test_seeds_reproduce_games_exactly(name):
+    rules = Rules()
+    options = {"samples": 2} if name == "search" else {}
+
+    def game(seed):
+        rng = random.Random(seed)
+        deal = Deal.random(rng, rules, 0)
+        decisions = []
+        state = play_deal(deal, [get_player(name, **options), get_player("random")], rng,
+                          lambda s, seat, d, *_: decisions.append(d))
+        return state.plays, decisions
+
+    first, again = game(11), game(11)
+    assert first == again
+    assert game(12)[0] != first[0]
+
+
+def _positions(rules, count, seed):
+    """States part-way through random deals, with the seat to play."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        state = Deal.random(rng, rules).start()
+        stop = rng.randrange(0, 52 - 52 % rules.players - 2)
+        for _ in range(stop):
+            legal = state.legal_cards()
+            state = state.play(legal[int(rng.random() * len(legal))])
+        out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("options", [OPTIONS[0], OPTIONS[5], OPTIONS[9], OPTIONS[10]],
+                         ids=[IDS[0], IDS[5], IDS[9], IDS[10]])
+def test_same_view_same_decision_for_every_player(options):
+    """Two states sharing a view, differing in hidden cards: the same card and reason."""
+    rules = Rules.from_dict(options)
+    differed = 0
+    for k, state in enumerate(_positions(rules, 12, seed=len(IDS[OPTIONS.index(options)]))):
+        seat = state.to_play
+        view = state.view(seat)
+        other = None
+        for attempt in range(20):
+            candidate = sample_state(view, random.Random(attempt))
+            if candidate.hands != state.hands or candidate.deal.stock != state.deal.stock:
+                other = candidate
+                break
+        if other is None:  # nothing hidden is left to change (late in the deal)
+            continue
+        differed += 1
+        assert other.view(seat) == view
+        for name in PLAYERS:
+            player = get_player(name, **({"samples": 3} if name == "search" else {}))
+            a = player.choose(state.view(seat), random.Random(k))
+            b = player.choose(other.view(seat), random.Random(k))
+            assert a == b, name
+    assert differed >= 6
+
+
+def test_decisions_carry_one_sentence_reasons():
+    rules = Rules()
+    for state in _positions(rules, 10, seed=3):
+        view = state.view(state.to_play)
+        for name in PLAYERS:
+            decision = get_player(name, **({"samples": 2} if name == "search" else {})).choose(view, random.Random(0))
+            assert isinstance(decision, Decision)
+            assert decision.card in view.legal
+            assert decision.reason and "\n" not in decision.reason and len(decision.reason) < 160
+
+
+def _deal_with(hand0, hand1, top):
+    used = {Card.parse(c) for c in (*hand0, *hand1, top)}
+    rest = [c for c in (Card.from_index(i) for i in range(52)) if c not in used]
+    return Deal.from_cards([hand0, hand1], [top] + rest, dealer=1).start()
+
+
+def test_heuristic_fights_for_an_exposed_trump_ace():
+    # Hearts are trump (the exposed card is the ace of hearts); seat 0 leads 4♣, seat 1 can win.
+    state = _deal_with(["4C", "5D", "6D", "7D", "8D", "9D"], ["KC", "3C", "2S", "3S", "4S", "5S"], "AH")
+    state = state.play("4C")
+    decision = get_player("heuristic").choose(state.view(1), random.Random(0))
+    assert decision.card == Card.parse("KC")
+    assert decision.reason == "Win this trick: the exposed card is the trump ace"
+
+
+def test_heuristic_loses_cheaply_and_keeps_tens_when_nothing_is_worth_drawing():
+    # Hearts are trump; seat 1 holds no diamonds and no trumps, so it may throw any card.
+    state = _deal_with(["4D", "5D", "6D", "7D", "8D", "9D"], ["TC", "2C", "KS", "3S", "4S", "5S"], "3H")
+    state = state.play("4D")
+    decision = get_player("heuristic").choose(state.view(1), random.Random(0))
+    assert decision.card.value == 0 and decision.card.rank == 0  # the 2♣, not the ten or the king
+    assert "Lose this trick" in decision.reason and "tens" in decision.reason
+
+
+def test_heuristic_captures_low_with_the_trump_two():
+    state = _deal_with(["4D", "5D", "6D", "7D", "8D", "9D"], ["2H", "9H", "KS", "3S", "4S", "5S"], "7H")
+    state = state.play("4D")  # seat 1 is void in diamonds and must trump: the two wins the trick
+    decision = get_player("heuristic").choose(state.view(1), random.Random(0))
+    assert decision.card == Card.parse("2H")
+    assert "Low" in decision.reason
+
+
+def test_random_player_is_uniform_over_legal_cards():
+    state = _deal_with(["4D", "5D", "6D", "7D", "8D", "9D"], ["TC", "2C", "KS", "3S", "4S", "5S"], "3H")
+    view = state.view(state.to_play)
+    rng = random.Random(5)
+    counts = {c: 0 for c in view.legal}
+    for _ in range(3000):
+        counts[get_player("random").choose(view, rng).card] += 1
+    assert len(counts) == 6 and min(counts.values()) > 400
+
+
+def test_get_player_rejects_unknown_names_and_options():
+    with pytest.raises(PlayerError, match="unknown player 'bogus'"):
+        get_player("bogus")
+    with pytest.raises(PlayerError, match="takes no option"):
+        get_player("heuristic", samples=3)
+    with pytest.raises(PlayerError, match="samples"):
+        get_player("search", samples=0)
+    with pytest.raises(PlayerError, match="time_limit"):
+        get_player("search", time_limit=-1)
+
+
+def test_a_player_refuses_a_view_whose_seat_is_not_to_play():
+    state = Deal.random(1).start()
+    waiting = 1 - state.to_play
+    for name in PLAYERS:
+        with pytest.raises(ValueError, match="is to play"):
+            get_player(name).choose(state.view(waiting), random.Random(0))
+
+
+def test_legal_masks_match_the_engine_in_the_fast_driver():
+    rules = Rules()
+    _, _, plays = fast_deal(random.Random(99), rules, 0, ("heuristic", "heuristic"))
+    state = Deal.random(random.Random(99), rules, 0).start()
+    for card in plays:
+        assert card in [c.index for c in state.legal_cards()]
+        assert card in bit_list(state.legal_mask())
+        state = state.play(Card.from_index(card))
