@@ -140,13 +140,16 @@ def main(argv=None) -> int:
     started = time.perf_counter()
     report = run(max(args.clicks, 1), args.delay)
     report["wall_s"] = round(time.perf_counter() - started, 1)
+    report["load_average"] = [round(x, 1) for x in os.getloadavg()]  # other work skews the figures
     if args.json:
         print(json.dumps(report))
     else:
         for name in ("table_ms", "settled_ms"):
             t = report[name]
-            print(f"{name[:-3]:>8}: median {t['median']} ms, p95 {t['p95']} ms, max {t['max']} ms ({t['n']} clicks)")
-        print(f"pause between steps {report['delay_s']} s; wall time {report['wall_s']} s")
+            print(f"{name[:-3]:>8}: median {t['median']} ms, p95 {t['p95']} ms, max {t['max']} ms "
+                  f"({t['n']} clicks)")
+        print(f"pause between steps {report['delay_s']} s; wall time {report['wall_s']} s; "
+              f"load average {report['load_average']} on {os.cpu_count()} cores")
     return 0
 
 

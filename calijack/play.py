@@ -248,14 +248,12 @@ class Session:
         return rules
 
     def new_deal(self, seed: int | None = None, rules: Rules | Mapping[str, Any] | None = None) -> list[Step]:
-        """Start a new match, its first deal from ``seed``, under the pending rules; the computer's first plays."""
+        """Start a new match (deal 1 from ``seed``) under the pending rules; returns the computer's plays."""
         seed = _check_seed(seed)
         if rules is not None:
             self.set_rules(rules)
         deal = Deal.random(seed, self._pending)
-        self._seed, self._done = seed, ()
-        self._base = Match(self._pending, deal.dealer)
-        return self._start(deal)
+        return self._start(deal, seed, (), Match(self._pending, deal.dealer))
 
     def next_deal(self) -> list[Step]:
         """Deal the next deal of the match (the deal passes to the next seat)."""
@@ -266,8 +264,8 @@ class Session:
             raise SessionError(self.prompt())
         match = self.match
         rng = random.Random(f"{self._seed}/{len(self._done) + 1}")
-        self._done, self._base = self._done + (self._state,), match
-        return self._start(Deal.random(rng, match.rules, match.dealer()))
+        deal = Deal.random(rng, match.rules, match.dealer())
+        return self._start(deal, self._seed, self._done + (self._state,), match)
 
     # -- records ------------------------------------------------------------------------------
     def record(self, kind: str | None = None) -> dict:
@@ -388,8 +386,14 @@ class Session:
         # (undo, then the same card, gives the same game).
         return random.Random(f"{self._seed}/{len(self._done)}/{len(state.plays)}/{purpose}")
 
-    def _start(self, deal: Deal) -> list[Step]:
-        self._state, steps = self._run_opponents(deal.start())
+    def _start(self, deal: Deal, seed: int, done: tuple[State, ...], base: Match) -> list[Step]:
+        saved = self.__dict__.copy()
+        self._seed, self._done, self._base = seed, done, base
+        try:
+            self._state, steps = self._run_opponents(deal.start())
+        except BaseException:
+            self.__dict__.update(saved)  # all or nothing
+            raise
         return steps
 
     def _run_opponents(self, state: State) -> tuple[State, list[Step]]:

@@ -116,8 +116,13 @@ def _ms(values: list[float]) -> dict | None:
 
 def run(a: str, b: str, matches: int = 100, *, rules: Rules | dict | None = None, seed: int = 0,
         jobs: int | None = None, deals: int | None = None, records: str | None = None,
-        a_options: dict | None = None, b_options: dict | None = None, progress: bool = False) -> dict:
-    """Play the matches (or ``deals`` single deals) and return the JSON-ready summary."""
+        a_options: dict | None = None, b_options: dict | None = None, progress: bool = False,
+        first: int = 0, keep_times: bool = False) -> dict:
+    """Play the matches (or ``deals`` single deals) and return the JSON-ready summary.
+
+    ``first`` numbers the matches from there (so runs can be split into parts that add up);
+    ``keep_times`` adds every decision's processor seconds per side under ``"cpu_seconds"``.
+    """
     from .players import PLAYERS, get_player
 
     for name, options in ((a, a_options), (b, b_options)):
@@ -134,7 +139,7 @@ def run(a: str, b: str, matches: int = 100, *, rules: Rules | dict | None = None
         Path(records).mkdir(parents=True, exist_ok=True)
     spec = {"a": a, "b": b, "a_options": a_options or {}, "b_options": b_options or {},
             "rules": rules.to_dict(), "seed": seed, "deals": deals, "records": records}
-    work = [(spec, i) for i in range(units)]
+    work = [(spec, i) for i in range(first, first + units)]
     start = time.perf_counter()
     bar = None
     if progress:
@@ -157,7 +162,11 @@ def run(a: str, b: str, matches: int = 100, *, rules: Rules | dict | None = None
     if bar:
         bar.close()
     results.sort(key=lambda r: r["index"])
-    return _summary(a, b, rules, seed, deals, results, time.perf_counter() - start, jobs)
+    report = _summary(a, b, rules, seed, deals, results, time.perf_counter() - start, jobs)
+    if keep_times:
+        report["cpu_seconds"] = {k: [t for r in results for t in r["cpu"][k]] for k in ("A", "B")}
+        report["wall_seconds"] = {k: [t for r in results for t in r["times"][k]] for k in ("A", "B")}
+    return report
 
 
 def _summary(a, b, rules, seed, deals, results, seconds, jobs) -> dict:
@@ -251,13 +260,14 @@ def register(subparsers) -> None:
     cmd.add_argument("a", metavar="A", help=f"the first opponent ({names})")
     cmd.add_argument("b", metavar="B", help=f"the second opponent ({names})")
     cmd.add_argument("--matches", type=int, default=100, help="matches to the target (default 100)")
-    cmd.add_argument("--deals", type=int, default=None, help="play N single deals instead of matches")
+    cmd.add_argument("--deals", type=int, default=None, help="play N single deals instead of matches (a deal is won by "
+                     "the side that earns more match points in it)")
     cmd.add_argument("--rule", action="append", metavar="NAME=VALUE", help="a rule option (repeatable)")
     cmd.add_argument("--seed", type=int, default=0, help="the seed that reproduces the run")
     cmd.add_argument("--jobs", type=int, default=None, help="processes (default: every core)")
     cmd.add_argument("--samples", type=int, default=None, help="search: guesses per decision")
     cmd.add_argument("--time-limit", type=float, default=None, metavar="MS",
-                     help="search: milliseconds per decision (not reproducible across machines)")
+                     help="search: milliseconds of processor time per decision (then not reproducible)")
     cmd.add_argument("--records", metavar="DIR", help="save every deal as a record in DIR")
     cmd.add_argument("--json", action="store_true", help="print one JSON object")
     cmd.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -151,6 +151,7 @@ def test_in_a_live_kernel_steps_are_shown_one_by_one_and_a_second_click_is_ignor
     mirror = Session(seed=7, opponent="random")
     mirror.play(first)
     assert sb.session.state == mirror.state and second in shown_hand(sb)
+    assert sb.ignored_clicks == 1 and 'data-ignored="1"' in sb.status.value
     assert len(frames) >= 2 and 'data-settled="0"' in frames[0] and 'data-settled="1"' in frames[-1]
     assert "cj-busy" not in sb._dom_classes
 
@@ -324,3 +325,19 @@ def test_buttons_belong_to_their_card_for_good(card):
     sb = sandbox()
     assert sb.card_buttons[card].description == str(card)
     assert ("cj-red" in sb.card_buttons[card]._dom_classes) == card.suit.is_red
+
+
+def test_a_failing_computer_player_leaves_the_game_as_it_was(monkeypatch):
+    sb = sandbox(7)  # the learner leads, so the computer must answer
+    before = snapshot(sb)
+
+    def broken(view, rng):
+        raise RuntimeError("the computer player broke")
+
+    monkeypatch.setattr(sb.session._opponent, "choose", broken)
+    sb.card_buttons[legal_shown(sb)[0]].click()
+    assert snapshot(sb) == before and "Nothing was changed" in message(sb)
+    # A new deal in which the computer leads first: it fails there too, and nothing changes.
+    sb.seed_input.value = next(k for k in range(8, 99) if Deal.random(k).first_leader == 1)
+    sb.new_deal_button.click()
+    assert snapshot(sb) == before and sb.session.seed == 7 and "Nothing was changed" in message(sb)

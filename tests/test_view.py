@@ -109,3 +109,18 @@ def test_an_unseen_swap_gives_the_same_view(eng):
     assert one.view(0) == other.view(0) and one.view(1) != other.view(1)
     one, other = one.play("AS"), other.play("AS")
     assert one.view(0) == other.view(0)
+
+
+def test_closed_stock_changes_knowledge_not_play(eng):
+    for seed in range(20):
+        exposed = eng.seeded_game(random.Random(seed), Rules(), seed % 2)
+        closed = eng.seeded_game(random.Random(seed), Rules(stock="closed"), seed % 2)
+        assert closed.plays == exposed.plays and closed.tricks == exposed.tricks
+        assert closed.result() == exposed.result()
+        for seat in (0, 1):
+            one = closed.rewind(10).view(seat)
+            other = dataclasses.replace(exposed.rewind(10).view(seat), rules=closed.rules)
+            # A seat misses a draw exactly when it won a trick: the loser's card is unseen.
+            won = any(t.winner == seat for t in closed.tricks[:5])
+            assert (one != other) == won
+            assert one.hand == other.hand and one.legal == other.legal

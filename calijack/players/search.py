@@ -19,9 +19,9 @@ import random
 import time
 
 from .. import core
-from ..cards import DECK, SUIT_MASK
+from ..cards import DECK
 from ..view import View
-from .base import Decision, Knowledge, describe
+from .base import Decision, Knowledge
 from .heuristic import rule_of_thumb, stakes
 from .solver import Solver, utility
 from .worlds import World, sample

@@ -256,8 +256,13 @@ def _replay(view: View, hands: list, stock_cards: list, trump: int, void_any: bo
 
 
 def sample_state(view: View, rng: random.Random) -> State:
-    """An engine ``State`` whose view for ``view.seat`` equals ``view``: one guess of the hidden cards."""
-    guess = sample(view, rng)
+    """An engine ``State`` whose view for ``view.seat`` equals ``view``: one guess of the hidden cards.
+
+    Raises ``ValueError`` if no consistent guess turns up (the view cannot come from a real deal).
+    """
+    guess = sample(view, rng, tries=200)
+    if not guess.consistent:
+        raise ValueError("no deal consistent with this view was found")
     deal = Deal.from_cards([[DECK[c] for c in h] for h in guess.deal_hands],
                            [DECK[c] for c in guess.deal_stock], view.dealer, view.rules,
                            view.trump if view.rules.trump_from == "cut" else None)

@@ -80,7 +80,21 @@ def _rule_control(name: str, value) -> widgets.Widget:
 
 
 class Sandbox(widgets.VBox):
-    """Play deals of a match against the computer: legal cards highlighted, hints, undo, records."""
+    """Play deals of a match against the computer: legal cards highlighted, hints, undo, records.
+
+    ``Sandbox(seed=7)`` as a notebook's last expression is the whole lesson. Parts, for tests
+    (each with its CSS class): ``session`` (the :class:`Session`), ``card_buttons`` (card →
+    ``Button``, ``cj-hand-card`` plus ``cj-legal``/``cj-illegal``/``cj-waiting``/``cj-hinted``
+    and ``cj-card-JH``), ``hand_box`` (``cj-hand``), ``table`` (``cj-table-view``),
+    ``message`` (``cj-message``), ``log_view`` (``cj-log``), ``hint_button`` (``cj-hint``),
+    ``undo_button`` (``cj-undo``), ``seed_input`` (``cj-seed``), ``new_deal_button``
+    (``cj-new-deal``), ``next_deal_button`` (``cj-next-deal``), ``opponent_picker``
+    (``cj-opponent``), ``reveal_toggle`` (``cj-reveal``), ``rule_controls`` (``cj-rule-NAME``),
+    ``end_box`` (``cj-end``) with ``score_sheet`` (``cj-score``), ``replay_slider``
+    (``cj-replay``) and ``replay_view``; ``record_text`` (``cj-record``), ``save_button``
+    (``cj-save``), ``load_button`` (``cj-load``), ``download`` (``cj-download``); ``status``
+    (``cj-status``: a marker written last, once everything is shown).
+    """
 
     def __init__(self, seed: int | None = None, rules=None, opponent: str | None = None,
                  seat: int = 0, delay: float | None = None, session: Session | None = None):
@@ -88,6 +102,7 @@ class Sandbox(widgets.VBox):
         # The pause between steps in a live kernel; tests and benchmarks may set it by environment.
         self.delay = float(os.environ.get("CALIJACK_SANDBOX_DELAY", DELAY)) if delay is None else delay
         self.busy = False
+        self.ignored_clicks = 0  # clicks that arrived while busy (shown in the status marker)
         self._frame = 0
         self._hinted: Card | None = None
         self._marks: dict[Card, str] = {}
@@ -124,8 +139,8 @@ class Sandbox(widgets.VBox):
         self.opponent_picker = widgets.Dropdown(options=list(available_opponents()), value=s.opponent,
                                                 description="Opponent", layout=widgets.Layout(width="230px"))
         self.opponent_picker.add_class("cj-opponent")
-        self.reveal_toggle = widgets.Checkbox(value=False, description="Show all cards (teaching)", indent=False,
-                                              layout=widgets.Layout(width="220px", margin="0 0 0 12px"))
+        self.reveal_toggle = widgets.Checkbox(value=False, description="Show all cards (teaching)", indent=False)
+        self.reveal_toggle.layout = widgets.Layout(width="220px", margin="0 0 0 12px")
         self.reveal_toggle.add_class("cj-reveal")
         self.hint_button = _button("Hint", "cj-hint", "Suggest a card, and say why")
         self.undo_button = _button("Undo", "cj-undo", "Take back your last card")
@@ -138,7 +153,7 @@ class Sandbox(widgets.VBox):
         for card in DECK:
             button = _button(str(card), "cj-hand-card")
             button._dom_classes += (f"cj-card-{card.code}",) + (("cj-red",) if card.suit.is_red else ())
-            button.on_click(lambda _b, card=card: self._on_card(card))
+            button.on_click(lambda _b, card=card: self._guard(self._on_card, card, when_busy="ignore"))
             self.card_buttons[card] = button
         self.hand_box = widgets.HBox([], layout=widgets.Layout(flex_flow="row wrap"))
         self.hand_box.add_class("cj-hand")
@@ -182,19 +197,22 @@ class Sandbox(widgets.VBox):
                                (self.next_deal_button, self._on_next_deal), (self.undo_button, self._on_undo),
                                (self.save_button, self._on_save), (self.load_button, self._on_load)]:
             button.on_click(lambda _b, action=action: self._guard(action))
-        self.opponent_picker.observe(lambda ch: self._guard(self._on_opponent, ch["new"], anytime=True),
+        self.opponent_picker.observe(lambda ch: self._guard(self._on_opponent, ch["new"], when_busy="allow"),
                                      "value")
         self.reveal_toggle.observe(lambda _ch: self.busy or self._render_table(self.session.state), "value")
         self.replay_slider.observe(lambda ch: self._show_replay(ch["new"]), "value")
         for control in self.rule_controls.values():
-            control.observe(lambda _ch: self._guard(self._on_rules, anytime=True), "value")
+            control.observe(lambda _ch: self._guard(self._on_rules, when_busy="allow"), "value")
 
     # -- the controls ---------------------------------------------------------------------
-    def _guard(self, action, *args, anytime: bool = False) -> None:
-        # Clicks that arrive while the computer's cards are being shown do nothing (settings
-        # that only apply later are taken at any time); no error reaches the learner as a traceback.
-        if self.busy and not anytime:
-            self._say("Wait a moment: the computer is still playing.", "cj-info")
+    def _guard(self, action, *args, when_busy: str = "refuse") -> None:
+        # While the computer's cards are being shown, clicks do nothing: a card click is
+        # ignored, another button says to wait; settings that apply later ("allow") are taken.
+        # No error ever reaches the learner as a traceback.
+        if self.busy and when_busy != "allow":
+            self.ignored_clicks += 1
+            if when_busy == "refuse":
+                self._say("Wait a moment: the computer is still playing.", "cj-info")
             return
         try:
             action(*args)
@@ -205,8 +223,6 @@ class Sandbox(widgets.VBox):
                       "cj-error")
 
     def _on_card(self, card: Card) -> None:
-        if self.busy:
-            return  # a click made while cards are moving: ignored, never played later
         session = self.session
         if card not in session.hand:
             self._say(f"{card} is not in your hand any more.", "cj-info")
@@ -215,9 +231,6 @@ class Sandbox(widgets.VBox):
             steps = session.play(card)
         except IllegalPlay as error:
             self._say(f"{card} cannot be played. {error}", "cj-reason")
-            return
-        except SessionError as error:
-            self._say(str(error), "cj-error")
             return
         self._hinted = None
         self._show(steps)
@@ -348,7 +361,8 @@ class Sandbox(widgets.VBox):
             self.score_sheet.value = self.replay_view.value = ""
         # Last: a marker saying everything above is shown (tests and benchmarks wait on it).
         self.status.value = (f'<span data-plays="{len(state.plays)}" data-deal="{s.deal_number}" '
-                             f'data-frame="{self._frame}" data-settled="1"></span>')
+                             f'data-frame="{self._frame}" data-ignored="{self.ignored_clicks}" '
+                             'data-settled="1"></span>')
 
     def _render_table(self, state: State, note: str | None = None, settled: bool = True) -> None:
         s = self.session

@@ -69,7 +69,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test in tests/browser drives the browser: mark it, whatever the test file says."""
     here = Path(__file__).parent
     for item in items:
-        if here in Path(str(item.fspath)).parents:
+        if here in item.path.parents:
             item.add_marker(pytest.mark.browser)
 
 

@@ -63,6 +63,8 @@ def test_play_an_illegal_card_undo_and_a_click_while_busy(voila_app, page, page_
     steps = mirror.play(first)
     settle(page, mirror)
     assert second in mirror.hand
+    # The second click did reach the kernel, and was counted as ignored.
+    assert page.locator(".cj-status [data-ignored]").get_attribute("data-ignored") == "1"
     # The trick, its winner and both draws are on the table.
     table = page.locator(".cj-table-view").inner_text()
     winner = next(s for s in steps if s.kind == "trick")
@@ -85,7 +87,8 @@ def test_play_an_illegal_card_undo_and_a_click_while_busy(voila_app, page, page_
     assert "cj-illegal" in page.locator(f".cj-hand .cj-card-{refused.card.code}").get_attribute("class")
     click_card(page, refused.card)
     page.locator(".cj-message .cj-reason").wait_for()
-    assert page.locator(".cj-message").inner_text().strip() == f"{refused.card} cannot be played. {refused.reason}"
+    shown = page.locator(".cj-message").inner_text().strip()
+    assert shown == f"{refused.card} cannot be played. {refused.reason}"
     assert page.locator(".cj-status [data-frame]").get_attribute("data-frame") == frame  # nothing was redrawn
     settle(page, mirror)
 
@@ -114,7 +117,8 @@ def test_a_whole_deal_by_clicks_ends_with_the_score_sheet(monkeypatch, voila_app
     assert "Score sheet" in sheet.inner_text()
     result = mirror.state.result()
     for award in result.awards:
-        seat = sheet.locator(f'.cj-award[data-point="{award.name}"] [data-seat]').first.get_attribute("data-seat")
+        row = sheet.locator(f'.cj-award[data-point="{award.name}"]')
+        seat = row.locator("[data-seat]").first.get_attribute("data-seat")
         assert seat == ("" if award.seat is None else str(award.seat))
     for seat, pips in enumerate(result.pips):
         total = sheet.locator(f'.cj-seat-values[data-seat="{seat}"] .cj-total').inner_text()
