@@ -182,6 +182,8 @@ def _reason(rule: str, card, k: Knowledge, decided: bool, stake) -> str:
     if rule == "lead_low":
         if top is None:
             return f"Lead {card}, a low card of no value"
+        if _worth_drawing(k.stock_top, trump):
+            return f"Lead {card}, a low card: nothing in hand is sure to win {describe(top, trump)}"
         return f"Lead a low card: the exposed {top} is not worth drawing"
     # "lose"
     if decided:

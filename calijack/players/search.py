@@ -144,9 +144,10 @@ class SearchPlayer:
         average = totals[best] / count / 100
         others = [totals[c] for c in moves if c != best]
         margin = (totals[best] - max(others)) / count / 100
+        ahead = "ahead" if average >= 0 else "behind"
         return Decision(DECK[best], f"Over {count} guesses at the hidden cards, {DECK[best]} did best: "
-                                    f"{average:+.1f} match points this deal on average, "
-                                    f"{margin:.1f} more than the next card")
+                                    f"it ends the deal {abs(average):.1f} match points {ahead} on average, "
+                                    f"{margin:.1f} better than the next card")
 
     def _endgame(self, view, k, moves, preferred, rng, start) -> Decision:
         rules = view.rules
@@ -179,5 +180,6 @@ class SearchPlayer:
             return Decision(DECK[best], f"Every card is known now: with best play on both sides "
                                         f"{DECK[best]} ends the deal {mine}–{theirs} in match points")
         average = totals[best] / count / 100
-        return Decision(DECK[best], f"Solved {count} guesses at the last hands exactly: "
-                                    f"{DECK[best]} does best, {average:+.1f} match points on average")
+        ahead = "ahead" if average >= 0 else "behind"
+        return Decision(DECK[best], f"Solved {count} guesses at the last hands exactly: {DECK[best]} "
+                                    f"does best, ending {abs(average):.1f} match points {ahead} on average")
