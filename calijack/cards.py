@@ -162,6 +162,9 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.parse({self.code!r})"
 
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
     def __eq__(self, other):
         return self is other
 

@@ -235,6 +235,8 @@ def _command(args) -> int:
         if args.samples is not None:
             search["samples"] = args.samples
         if args.time_limit is not None:
+            if not args.time_limit > 0:
+                raise SimulationError(f"--time-limit must be a positive number of milliseconds, not {args.time_limit:g}")
             search["time_limit"] = args.time_limit / 1000
         report = run(args.a, args.b, args.matches, rules=rules, seed=args.seed, jobs=args.jobs,
                      deals=args.deals, records=args.records,

@@ -16,7 +16,7 @@ import pytest
 BOOK = Path(__file__).resolve().parent.parent / "book"
 RULE_CHAPTERS = ["01_aim", "02_deal", "03_legal_play", "04_drawing", "05_scoring",
                  "06_ending", "07_context_variants", "08_worked_example"]
-NOTEBOOK_PAGES = RULE_CHAPTERS + ["strategy", "variants", "faq"]
+NOTEBOOK_PAGES = ["intro"] + RULE_CHAPTERS + ["strategy", "variants", "faq"]
 ALL_PAGES = NOTEBOOK_PAGES + ["lessons", "glossary"]
 
 CELL = re.compile(r"^```\{code-cell\} ipython3\n(.*?)^```", re.S | re.M)
@@ -116,3 +116,16 @@ def test_labels_are_unique():
         for label in re.findall(r"^\(([\w-]+)\)=$", read(page), re.M):
             assert label not in seen, f"label {label!r} in both {seen[label]}.md and {page}.md"
             seen[label] = page
+
+
+def test_table_of_contents_lists_every_page_in_its_part():
+    toc = (BOOK.parent / "_toc.yml").read_text(encoding="utf-8")
+    assert re.search(r"^root: book/intro$", toc, re.M)
+    parts = re.split(r"^  - caption: ", toc, flags=re.M)[1:]
+    files = {part.splitlines()[0].strip(): re.findall(r"- file: (\S+)", part) for part in parts}
+    assert files.get("The rules") == [f"book/{page}" for page in RULE_CHAPTERS]
+    lessons = files.get("Interactive lessons", [])
+    assert lessons[:1] == ["book/lessons"]
+    on_disk = sorted(p.stem for p in (BOOK.parent / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    assert lessons[1:] == [f"notebooks/{name}" for name in on_disk]
+    assert files.get("Beyond the rules") == [f"book/{p}" for p in ("strategy", "variants", "faq", "glossary")]
