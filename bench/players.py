@@ -35,14 +35,16 @@ def _ms(values):
             "p95": round(1000 * v[min(len(v) - 1, int(0.95 * len(v)))], 1), "max": round(1000 * v[-1], 1)}
 
 
-def pairing(tag, a, b, options, matches, part, jobs, seed):
-    """Play one pairing in parts, printing the running totals after each part."""
+def pairing(tag, a, b, options, matches, part, jobs, seed, start=0):
+    """Play one pairing in parts (matches ``start`` on), printing the running totals after each part."""
     wins, deals = [0, 0], 0
     cpu, wall = [], []
     done = 0
+    if start:
+        tag = f"{tag}_from{start}"
     while done < matches:
         size = min(part, matches - done)
-        report = run(a, b, size, seed=seed, jobs=jobs, a_options=options, first=done, keep_times=True)
+        report = run(a, b, size, seed=seed, jobs=jobs, a_options=options, first=start + done, keep_times=True)
         done += size
         wins = [wins[0] + report["wins"][0], wins[1] + report["wins"][1]]
         deals += report["deals"]
@@ -74,17 +76,24 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--only", choices=["heuristic", "search", "tradeoff"], action="append")
+    parser.add_argument("--start", type=int, nargs="+", default=[0],
+                        help="number of the first match (one per pairing run, to extend an earlier run)")
     args = parser.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     parts = args.only or ["heuristic", "search", "tradeoff"]
+    starts = iter(args.start + [args.start[-1]] * 5)
     if "heuristic" in parts:
-        pairing("heuristic_vs_random", "heuristic", "random", {}, args.matches, args.part, args.jobs, args.seed)
+        pairing("heuristic_vs_random", "heuristic", "random", {}, args.matches, args.part, args.jobs,
+                args.seed, next(starts))
     if "search" in parts:
-        pairing("search_vs_heuristic", "search", "heuristic", {}, args.matches, args.part, args.jobs, args.seed)
+        pairing("search_vs_heuristic", "search", "heuristic", {}, args.matches, args.part, args.jobs,
+                args.seed, next(starts))
     if "tradeoff" in parts:
         for ms, count in zip((10, 50, 250), args.tradeoff_matches):
-            pairing(f"search{ms}ms_vs_heuristic", "search", "heuristic",
-                    {"time_limit": ms / 1000, "samples": 10 ** 6}, count, args.part, args.jobs, args.seed)
+            if count:
+                pairing(f"search{ms}ms_vs_heuristic", "search", "heuristic",
+                        {"time_limit": ms / 1000, "samples": 10 ** 6}, count, args.part, args.jobs,
+                        args.seed, next(starts))
     return 0
 
 

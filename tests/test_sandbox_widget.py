@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import re
 from urllib.parse import unquote
@@ -147,7 +148,10 @@ def test_in_a_live_kernel_steps_are_shown_one_by_one_and_a_second_click_is_ignor
             await asyncio.sleep(0.005)
         return sb, first, second, frames
 
-    sb, first, second, frames = asyncio.run(scenario())
+    # A thread of its own: Playwright's session-wide browser (tests/browser, collected earlier)
+    # keeps an event loop running in this thread, and asyncio.run refuses to nest.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        sb, first, second, frames = pool.submit(asyncio.run, scenario()).result()
     mirror = Session(seed=7, opponent="random")
     mirror.play(first)
     assert sb.session.state == mirror.state and second in shown_hand(sb)
