@@ -166,7 +166,7 @@ def build(frame: Callable[[int], str], count: int, *, static: bool, options: Seq
     if not static:
         if options is None:
             control = widgets.IntSlider(value=0, min=0, max=count - 1, step=1, description=description or "Step",
-                                        continuous_update=True, readout=True,
+                                        continuous_update=True, readout=labels is None,
                                         style={"description_width": "initial"})
             trait = "value"
         else:

@@ -141,7 +141,8 @@ def stepper(
         step=1,
         description=description,
         continuous_update=True,
-        readout=True,
+        # With labels ("Step 1 of 6: …") the slider's own 0-based number would only contradict them.
+        readout=label_items is None,
         style={"description_width": "initial"},
     )
     return StaticDemo(
