@@ -125,11 +125,21 @@ def bit_list(mask: int) -> tuple[int, ...]:
             + _SUIT_BITS[2][mask >> 26 & 0x1FFF] + _SUIT_BITS[3][mask >> 39 & 0x1FFF])
 
 
-_SUIT_BITS = [[tuple(13 * s + r for r in range(13) if m >> r & 1) for m in range(1 << 13)]
-              for s in range(4)]
+def _suit_bits(suit: int) -> list[tuple[int, ...]]:
+    # Each 13-bit suit mask -> its card indices, built from the mask without its lowest bit.
+    table: list[tuple[int, ...]] = [()] * (1 << 13)
+    for m in range(1, 1 << 13):
+        low = m & -m
+        table[m] = (13 * suit + low.bit_length() - 1,) + table[m ^ low]
+    return table
 
 
-_SUIT_PIPS = [sum(card_value(r) for r in range(13) if m >> r & 1) for m in range(1 << 13)]
+_SUIT_BITS = [_suit_bits(s) for s in range(4)]
+
+
+_SUIT_PIPS = [0] * (1 << 13)
+for _m in range(1, 1 << 13):
+    _SUIT_PIPS[_m] = card_value((_m & -_m).bit_length() - 1) + _SUIT_PIPS[_m & (_m - 1)]
 
 
 def pips_of(mask: int) -> int:
