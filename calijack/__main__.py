@@ -46,7 +46,7 @@ def _replay(args) -> int:
 def _bench(args) -> int:
     from .bench import run
 
-    report = run(seconds=args.seconds, openspiel=not args.no_openspiel)
+    report = run(seconds=args.seconds, openspiel=not args.no_openspiel, rounds=args.rounds)
     if args.json:
         print(json.dumps(report))
     else:
@@ -66,7 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(run=_replay)
 
     bench = sub.add_parser("bench", help="deals per second of the fast path, beside OpenSpiel hearts")
-    bench.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
+    bench.add_argument("--seconds", type=float, default=2.0, help="time per round and side")
+    bench.add_argument("--rounds", type=int, default=5, help="alternating rounds (medians are compared)")
     bench.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(run=_bench)

@@ -1,10 +1,15 @@
-"""``calijack bench``: the fast path's deals per second beside OpenSpiel hearts, one run."""
+"""``calijack bench``: the fast path's deals per second beside OpenSpiel hearts, one run.
+
+The two are measured in alternating rounds on one core each and compared by their medians,
+so a slow spell of the machine weighs on both sides alike.
+"""
 
 from __future__ import annotations
 
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -28,27 +33,34 @@ def _openspiel(seconds: float) -> dict:
     return json.loads(proc.stdout)
 
 
-def run(seconds: float = 5.0, openspiel: bool = True) -> dict:
-    """Measure on one core; returns one flat JSON-ready object."""
-    ours = deals_per_second(seconds)
-    three = deals_per_second(seconds / 2, Rules(players=3))
+def run(seconds: float = 5.0, openspiel: bool = True, rounds: int = 5) -> dict:
+    """Measure ``rounds`` alternating rounds of ``seconds`` each; one JSON-ready object."""
+    ours, theirs, version, error = [], [], None, None
+    for _ in range(rounds):
+        ours.append(deals_per_second(seconds)["deals_per_second"])
+        if openspiel and error is None:
+            other = _openspiel(seconds)
+            if "error" in other:
+                error = other["error"]
+            else:
+                theirs.append(other["games_per_second"])
+                version = other.get("open_spiel_version")
+    three = deals_per_second(seconds, Rules(players=3))
     report = {
-        "deals_per_second": ours["deals_per_second"],
-        "deals": ours["deals"],
-        "seconds": ours["seconds"],
+        "deals_per_second": statistics.median(ours),
+        "rounds": rounds,
+        "seconds_per_round": seconds,
+        "deals_per_second_rounds": ours,
         "three_player_deals_per_second": three["deals_per_second"],
         "python": platform.python_version(),
         "cpu_count": os.cpu_count(),
     }
     if openspiel:
-        other = _openspiel(seconds)
-        if "error" in other:
-            report["openspiel_hearts_games_per_second"] = None
-            report["openspiel_error"] = other["error"]
-            report["ratio"] = None
+        if error is not None:
+            report.update(openspiel_hearts_games_per_second=None, openspiel_error=error, ratio=None)
         else:
-            rate = other["games_per_second"]
-            report["openspiel_hearts_games_per_second"] = rate
-            report["openspiel_version"] = other.get("open_spiel_version")
-            report["ratio"] = round(ours["deals_per_second"] / rate, 2)
+            rate = statistics.median(theirs)
+            report.update(openspiel_hearts_games_per_second=rate,
+                          openspiel_hearts_rounds=theirs, openspiel_version=version,
+                          ratio=round(report["deals_per_second"] / rate, 2))
     return report

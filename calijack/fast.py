@@ -11,7 +11,7 @@ import random
 import time
 
 from . import core
-from .core import bit_list, legal_mask, trick_winner
+from .core import legal_mask, trick_winner
 from .rules import STANDARD, Rules
 
 __all__ = ["random_deal", "random_match", "deals_per_second"]
@@ -36,23 +36,26 @@ def random_deal(rng: random.Random, rules: Rules = STANDARD, dealer: int = 0,
     turned = stock[0] if rules.trump_from == "stock" else -1
     seats = [[(first + k) % n for k in range(n)] for first in range(n)]
     # Local names: the loop below runs 52 times a deal.
-    _legal, _bits, _winner, _draws = legal_mask, bit_list, trick_winner, core.draw_seats
-    rand = rng.random  # legal[int(rand() * len(legal))] is core.pick, inlined
+    _legal, _winner, _draws = legal_mask, trick_winner, core.draw_seats
+    rand = rng.random
     for number in range(rules.tricks):
         trick = []
         led = -1
+        pile = 0
         for seat in seats[leader]:
-            legal = _bits(_legal(masks[seat], led, trump, void_any))
-            card = legal[int(rand() * len(legal))]
-            masks[seat] ^= 1 << card
+            legal = _legal(masks[seat], led, trump, void_any)
+            # The k-th lowest legal card, k = core.pick(rng, count), without listing them all.
+            for _ in range(int(rand() * legal.bit_count())):
+                legal &= legal - 1
+            bit = legal & -legal
+            masks[seat] ^= bit
+            pile |= bit
+            card = bit.bit_length() - 1
             trick.append(card)
             if led < 0:
                 led = card
         winner = seats[leader][_winner(trick, trump)]
-        pile = piles[winner]
-        for card in trick:
-            pile |= 1 << card
-        piles[winner] = pile
+        piles[winner] |= pile
         if plays is not None:
             plays.extend(trick)
         if number < draw_tricks:
