@@ -35,9 +35,11 @@ def _openspiel(seconds: float) -> dict:
 
 def run(seconds: float = 5.0, openspiel: bool = True, rounds: int = 5) -> dict:
     """Measure ``rounds`` alternating rounds of ``seconds`` each; one JSON-ready object."""
-    ours, theirs, version, error = [], [], None, None
+    ours, theirs, version, error, deals = [], [], None, None, 0
     for _ in range(rounds):
-        ours.append(deals_per_second(seconds)["deals_per_second"])
+        mine = deals_per_second(seconds)
+        ours.append(mine["deals_per_second"])
+        deals += mine["deals"]
         if openspiel and error is None:
             other = _openspiel(seconds)
             if "error" in other:
@@ -48,6 +50,7 @@ def run(seconds: float = 5.0, openspiel: bool = True, rounds: int = 5) -> dict:
     three = deals_per_second(seconds, Rules(players=3))
     report = {
         "deals_per_second": statistics.median(ours),
+        "deals": deals,
         "rounds": rounds,
         "seconds_per_round": seconds,
         "deals_per_second_rounds": ours,
