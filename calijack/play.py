@@ -10,7 +10,6 @@ computer did, a hint, undo, the event log, the score, records). Every rule is th
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 import zlib
@@ -20,6 +19,7 @@ from typing import Any, Mapping
 from . import records
 from .cards import Card, CardError, parse_card
 from .match import Match
+from .players import PLAYERS, get_player
 from .records import MatchRecord, RecordError
 from .rules import RuleError, Rules
 from .state import Deal, State, Trick, Verdict
@@ -58,39 +58,15 @@ class Hint:
     player: str
 
 
-class _AnyLegal:
-    """Stand-in opponent while ``calijack.players`` is absent: a random legal card."""
-
-    name = "random"
-
-    def choose(self, view: View, rng: random.Random) -> Hint:
-        """Any legal card of the view, chosen with ``rng``."""
-        return Hint(rng.choice(view.legal), "Any legal card will do.", self.name)
-
-
-def _players_module():
-    try:
-        module = importlib.import_module("calijack.players")
-    except ModuleNotFoundError as error:
-        if error.name == "calijack.players":
-            return None
-        raise
-    # A package still being written (no get_player yet) counts as absent.
-    return module if hasattr(module, "get_player") and hasattr(module, "PLAYERS") else None
-
-
 def available_opponents() -> tuple[str, ...]:
     """The computer players that can be chosen here ("random", "heuristic", "search" …)."""
-    module = _players_module()
-    return tuple(module.PLAYERS) if module is not None else ("random",)
+    return tuple(PLAYERS)
 
 
 def _get_player(name: str):
-    module = _players_module()
-    names = available_opponents()
-    if name not in names:
-        raise SessionError(f"There is no {name!r} computer player (choose one of: {', '.join(names)}).")
-    return module.get_player(name) if module is not None else _AnyLegal()
+    if name not in PLAYERS:
+        raise SessionError(f"There is no {name!r} computer player (choose one of: {', '.join(PLAYERS)}).")
+    return get_player(name)
 
 
 def _best_available(*wanted: str) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 import types
 
 import pytest
@@ -176,7 +175,7 @@ def test_a_hint_is_a_legal_card_with_a_reason_and_changes_nothing():
     assert snapshot(session) == before
 
 
-def test_hint_and_opponent_come_from_calijack_players_when_it_is_there(monkeypatch):
+def test_hint_and_opponent_come_from_the_players_table(monkeypatch):
     class Lowest:
         name = "lowest"
 
@@ -184,10 +183,8 @@ def test_hint_and_opponent_come_from_calijack_players_when_it_is_there(monkeypat
             card = min(view.legal)
             return types.SimpleNamespace(card=card, reason=f"The lowest card, {card}.")
 
-    fake = types.ModuleType("calijack.players")
-    fake.PLAYERS = {"lowest": Lowest}
-    fake.get_player = lambda name: Lowest()
-    monkeypatch.setitem(sys.modules, "calijack.players", fake)
+    monkeypatch.setattr("calijack.play.PLAYERS", {"lowest": Lowest})
+    monkeypatch.setattr("calijack.play.get_player", lambda name: Lowest())
     assert available_opponents() == ("lowest",)
     session = Session(seed=8)
     assert session.opponent == "lowest"
@@ -202,13 +199,12 @@ def test_hint_and_opponent_come_from_calijack_players_when_it_is_there(monkeypat
     assert session.state != before
 
 
-def test_without_calijack_players_any_legal_card_will_do(monkeypatch):
-    monkeypatch.setattr("calijack.play._players_module", lambda: None)
-    assert available_opponents() == ("random",)
-    session = Session(seed=4)
-    assert session.opponent == "random"
-    hint = session.hint()
-    assert hint.reason == "Any legal card will do." and hint.card in session.state.legal_cards()
+def test_the_opponents_are_the_real_computer_players():
+    from calijack.players import PLAYERS
+
+    assert available_opponents() == tuple(PLAYERS) and "search" in available_opponents()
+    with pytest.raises(SessionError, match="no 'nobody' computer player"):
+        Session(seed=4, opponent="nobody")
 
 
 def test_undo_restores_the_exact_state_before_the_learners_last_card():
