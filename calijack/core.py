@@ -15,7 +15,7 @@ from .rules import Rules
 
 __all__ = [
     "Duty", "duty", "allowed", "legal_mask", "trick_winner", "draw_seats",
-    "deal_cards", "pick", "popcount", "bit_list", "pips_of", "award_points", "POINT_CARD",
+    "close_trick", "deal_cards", "pick", "popcount", "bit_list", "pips_of", "award_points", "POINT_CARD",
 ]
 
 
@@ -88,6 +88,29 @@ def draw_seats(winner: int, players: int) -> tuple[int, ...]:
 
 
 _DRAW_SEATS = {n: [tuple((w + k) % n for k in range(n)) for w in range(n)] for n in (2, 3)}
+
+
+def close_trick(trick, leader: int, trump: int, hands: list, piles: list, received: list,
+                stock, drawn: int, draw: bool) -> tuple[int, int]:
+    """Settle a full trick in place: the winner takes its cards, then, if ``draw``, each seat
+    takes the next card of ``stock`` (card indices, top first, from ``drawn``) in draw order.
+
+    Returns ``(winner, drawn)``. Every engine (the rich API, the fast path, the search's
+    worlds) settles tricks here.
+    """
+    n = len(hands)
+    winner = (leader + trick_winner(trick, trump)) % n
+    pile = 0
+    for card in trick:
+        pile |= 1 << card
+    piles[winner] |= pile
+    if draw:
+        for drawer in _DRAW_SEATS[n][winner]:
+            bit = 1 << stock[drawn]
+            drawn += 1
+            hands[drawer] |= bit
+            received[drawer] |= bit
+    return winner, drawn
 
 
 def pick(rng: random.Random, count: int) -> int:

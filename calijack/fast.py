@@ -11,7 +11,7 @@ import random
 import time
 
 from . import core
-from .core import legal_mask, trick_winner
+from .core import legal_mask
 from .rules import STANDARD, Rules
 
 __all__ = ["random_deal", "random_match", "deals_per_second"]
@@ -36,12 +36,11 @@ def random_deal(rng: random.Random, rules: Rules = STANDARD, dealer: int = 0,
     turned = stock[0] if rules.trump_from == "stock" else -1
     seats = [[(first + k) % n for k in range(n)] for first in range(n)]
     # Local names: the loop below runs 52 times a deal.
-    _legal, _winner, _draws = legal_mask, trick_winner, core.draw_seats
+    _legal, _close = legal_mask, core.close_trick
     rand = rng.random
     for number in range(rules.tricks):
         trick = []
         led = -1
-        pile = 0
         for seat in seats[leader]:
             legal = _legal(masks[seat], led, trump, void_any)
             # The k-th lowest legal card, k = core.pick(rng, count), without listing them all.
@@ -49,22 +48,14 @@ def random_deal(rng: random.Random, rules: Rules = STANDARD, dealer: int = 0,
                 legal &= legal - 1
             bit = legal & -legal
             masks[seat] ^= bit
-            pile |= bit
             card = bit.bit_length() - 1
             trick.append(card)
             if led < 0:
                 led = card
-        winner = seats[leader][_winner(trick, trump)]
-        piles[winner] |= pile
+        leader, drawn = _close(trick, leader, trump, masks, piles, received, stock, drawn,
+                               number < draw_tricks)
         if plays is not None:
             plays.extend(trick)
-        if number < draw_tricks:
-            for drawer in _draws(winner, n):
-                bit = 1 << stock[drawn]
-                drawn += 1
-                masks[drawer] |= bit
-                received[drawer] |= bit
-        leader = winner
     return core.award_points(rules, trump, dealer, piles, received, turned)
 
 

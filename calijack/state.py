@@ -52,8 +52,10 @@ class Deal:
     hands: tuple[tuple[Card, ...], ...]
     stock: tuple[Card, ...]
     trump: Suit
+    stock_index: tuple[int, ...] = field(init=False, repr=False, compare=False)  # card indices
 
     def __post_init__(self):
+        object.__setattr__(self, "stock_index", tuple(c.index for c in self.stock))
         n = self.rules.players
         if isinstance(self.dealer, bool) or not isinstance(self.dealer, int) or not 0 <= self.dealer < n:
             raise DealError(f"dealer must be a seat from 0 to {n - 1}, not {self.dealer!r}")
@@ -293,24 +295,14 @@ class State:
         if len(trick) < self.players:
             return State(self.deal, tuple(hands), self.drawn, self.leader, trick,
                          self.piles, self.tricks, self.received)
-        n = self.players
-        winner = (self.leader + core.trick_winner(trick, self.trump)) % n
-        piles = list(self.piles)
-        for c in trick:
-            piles[winner] |= 1 << c
-        drawn, draws, received = self.drawn, (), self.received
-        if len(self.tricks) < self.rules.draws:
-            received = list(received)
-            for drawer in core.draw_seats(winner, n):
-                card = self.deal.stock[drawn]
-                drawn += 1
-                hands[drawer] |= card.bit
-                received[drawer] |= card.bit
-                draws += (card,)
-            received = tuple(received)
+        piles, received = list(self.piles), list(self.received)
+        winner, drawn = core.close_trick(trick, self.leader, self.trump, hands, piles, received,
+                                         self.deal.stock_index, self.drawn,
+                                         len(self.tricks) < self.rules.draws)
+        draws = self.deal.stock[self.drawn:drawn]
         done = Trick(self.leader, tuple(DECK[i] for i in trick), winner, draws)
         return State(self.deal, tuple(hands), drawn, winner, (), tuple(piles),
-                     self.tricks + (done,), received)
+                     self.tricks + (done,), tuple(received))
 
     def play_all(self, cards: Iterable[Card | str]) -> "State":
         """Play several cards in order."""

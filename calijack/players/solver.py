@@ -130,20 +130,10 @@ class Solver:
                 v = self._search(new_hands, stock, drawn, piles, received, leader, new_trick,
                                  done, n, trump, void_any, draws, tricks, alpha, beta)
             else:
-                winner = (leader + core.trick_winner(new_trick, trump)) % n
-                won = 0
-                for c in new_trick:
-                    won |= 1 << c
-                new_piles = piles[:winner] + (piles[winner] | won,) + piles[winner + 1:]
-                new_received, new_drawn = received, drawn
-                if done < draws:
-                    hl, rl = list(new_hands), list(received)
-                    for drawer in core.draw_seats(winner, n):
-                        bit = 1 << stock[new_drawn]
-                        new_drawn += 1
-                        hl[drawer] |= bit
-                        rl[drawer] |= bit
-                    new_hands, new_received = tuple(hl), tuple(rl)
+                hl, pl, rl = list(new_hands), list(piles), list(received)
+                winner, new_drawn = core.close_trick(new_trick, leader, trump, hl, pl, rl, stock,
+                                                     drawn, done < draws)
+                new_hands, new_piles, new_received = tuple(hl), tuple(pl), tuple(rl)
                 v = self._search(new_hands, stock, new_drawn, new_piles, new_received, winner, (),
                                  done + 1, n, trump, void_any, draws, tricks, alpha, beta)
             if maximise:

@@ -62,17 +62,10 @@ class World:
         self.trick.append(card)
         if len(self.trick) < n:
             return
-        winner = (self.leader + core.trick_winner(self.trick, self.trump)) % n
-        for c in self.trick:
-            self.piles[winner] |= 1 << c
-        if self.done < self.draws:
-            for drawer in core.draw_seats(winner, n):
-                bit = 1 << self.stock[self.drawn]
-                self.drawn += 1
-                self.hands[drawer] |= bit
-                self.received[drawer] |= bit
+        self.leader, self.drawn = core.close_trick(self.trick, self.leader, self.trump, self.hands,
+                                                   self.piles, self.received, self.stock,
+                                                   self.drawn, self.done < self.draws)
         self.done += 1
-        self.leader = winner
         self.trick = []
 
     @property
