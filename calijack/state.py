@@ -105,6 +105,15 @@ class Deal:
         return cls(rules, dealer, tuple(tuple(DECK[i] for i in h) for h in hands),
                    tuple(DECK[i] for i in stock), Suit(trump))
 
+    def with_rules(self, rules: Rules | None = None, **options) -> "Deal":
+        """The same cards, dealer and trump under other rule options (``rules``, or options by name)."""
+        if rules is None:
+            rules = self.rules.with_(**options)
+        elif options:
+            rules = rules.with_(**options)
+        trump = self.trump if rules.trump_from == "cut" else None
+        return Deal.from_cards(self.hands, self.stock, dealer=self.dealer, rules=rules, trump=trump)
+
     @property
     def first_leader(self) -> int:
         """The seat after the dealer leads first."""
@@ -309,6 +318,21 @@ class State:
         state = self
         for card in cards:
             state = state.play(card)
+        return state
+
+    def play_random(self, rng: random.Random | int | None = None, tricks: int | None = None) -> "State":
+        """Play uniformly random legal cards until the deal is over (or ``tricks`` tricks are done).
+
+        Each card is ``legal[core.pick(rng, len(legal))]`` over the legal cards in index order,
+        exactly as :func:`calijack.fast.random_deal` chooses, so a deal dealt and played from
+        one seeded ``rng`` is the same card for card in both engines.
+        """
+        if not isinstance(rng, random.Random):
+            rng = random.Random(rng)
+        state = self
+        while not state.finished and (tricks is None or len(state.tricks) < tricks or state.trick):
+            legal = core.bit_list(state.legal_mask())
+            state = state._apply(legal[core.pick(rng, len(legal))])
         return state
 
     def rewind(self, plays: int) -> "State":

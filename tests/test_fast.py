@@ -2,7 +2,9 @@
 
 import random
 
-from calijack import DECK, Rules, core, fast
+import pytest
+
+from calijack import DECK, Deal, Rules, core, fast
 from calijack.cards import cards_of
 
 DEALS = 200
@@ -73,3 +75,29 @@ def test_bit_helpers_agree_with_the_cards():
     assert core.pick(random.Random(3), 5) in range(5)
     assert core.draw_seats(1, 2) == (1, 0) and core.draw_seats(2, 3) == (2, 0, 1)
     assert len(DECK) == 52
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 3}, {"void_duty": "any"}, {"trump_from": "cut"}])
+def test_play_random_matches_the_fast_path_card_for_card(options):
+    """``State.play_random`` draws from the same stream as ``fast.random_deal``: one seed, one deal."""
+    rules = Rules.from_dict(options)
+    for seed in range(60):
+        plays: list[int] = []
+        fast.random_deal(random.Random(seed), rules, dealer=0, plays=plays)
+        rng = random.Random(seed)
+        end = Deal.random(rng, rules, dealer=0).start().play_random(rng)
+        assert end.finished and [card.index for card in end.plays] == plays
+
+
+def test_play_random_stops_after_the_tricks_asked_for():
+    state = Deal.random(5).start().play_random(5, tricks=4)
+    assert len(state.tricks) == 4 and not state.trick
+
+
+def test_with_rules_keeps_the_cards_and_changes_the_rules():
+    deal = Deal.random(9)
+    closed = deal.with_rules(stock="closed")
+    assert (closed.hands, closed.stock, closed.dealer, closed.trump) == (deal.hands, deal.stock, deal.dealer, deal.trump)
+    assert closed.rules == Rules(stock="closed")
+    cut = Deal.random(9, Rules(trump_from="cut"))
+    assert cut.with_rules(game="ten_of_trumps").trump == cut.trump
