@@ -26,44 +26,60 @@ class Option:
     summary: str           # what the option decides, in a learner's words
     variant: str           # what the non-standard value does
     source: str            # the account(s) the non-standard value comes from
+    label: str = ""        # the learner-facing question a control asks ("When you can't follow suit")
+    choices: tuple = ()    # one plain answer per value, in the order of ``values``
+
+    def choice(self, value: Any) -> str:
+        """The plain words for ``value`` ("you may play anything"), or the value itself."""
+        for allowed, words in zip(self.values, self.choices):
+            if type(value) is type(allowed) and value == allowed:
+                return words
+        return str(value)
 
 
 OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("void_duty", "must_trump", ("must_trump", "any"),
            "what a player with none of the led suit must do",
            "a player with none of the led suit may play any card, even while holding trumps",
-           "002, 003"),
+           "002, 003", "When you can't follow suit",
+           ("you must trump if you can", "you may play anything")),
     Option("high_low", "captured", ("captured", "held"),
            "who scores High (trump ace) and Low (trump two)",
            "High and Low go to whoever held the card (was dealt it or drew it), "
-           "whoever won the trick it fell in", "001"),
+           "whoever won the trick it fell in", "001", "High and Low go to",
+           ("whoever wins the card in a trick", "whoever held the card")),
     Option("game", "pips", ("pips", "ten_of_trumps"),
            "how the Game point is decided",
-           "the Game point goes to whoever captures the ten of trumps", "002"),
+           "the Game point goes to whoever captures the ten of trumps", "002", "The Game point goes to",
+           ("whoever captures more card values", "whoever captures the ten of trumps")),
     Option("target", 10, (),
            "how many match points win the match",
-           "a shorter match, usually to 7", "002 and Foster's Hoyle"),
+           "a shorter match, usually to 7", "002 and Foster's Hoyle", "Match points needed to win"),
     Option("stock", "exposed", ("exposed", "closed"),
            "whether the loser's draw is seen by both players",
            "Shasta Sam's closed stock: face down with only the top card turned, so the "
            "trick's loser takes the next card unseen by the winner",
-           "002 and Foster's Hoyle"),
+           "002 and Foster's Hoyle", "The card the trick's loser draws",
+           ("is seen by both players", "is seen only by the loser")),
     Option("turned_jack", False, (False, True),
            "whether a turned-up trump jack scores for the dealer",
            "if the card that sets trump is the jack, the Jack point goes to the dealer, "
-           "whoever captures it", "001 (house option)"),
+           "whoever captures it", "001 (house option)", "A jack of trumps turned up by the dealer",
+           ("scores for whoever captures it", "scores for the dealer")),
     Option("shasta_point", False, (False, True),
            "whether the trump nine is a fifth point",
            "a fifth point, counted after Game, to whoever captures the nine of trumps",
-           "001 (house rule)"),
+           "001 (house rule)", "The nine of trumps",
+           ("is not a point", "is a fifth point, after Game")),
     Option("trump_from", "stock", ("stock", "cut"),
            "what fixes the trump suit",
            "a cut before the deal fixes the trump suit, not the stock's top card",
-           "002 and Foster's Hoyle"),
+           "002 and Foster's Hoyle", "Trumps are set by",
+           ("the stock's top card", "a cut before the deal")),
     Option("players", 2, (2, 3),
            "how many play",
            "three-handed Shasta Sam, each for themself (the project's reading of 001's outline)",
-           "001"),
+           "001", "Players", ("two", "three, each for themself")),
 )}
 
 

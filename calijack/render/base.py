@@ -23,7 +23,7 @@ def esc(text: object) -> str:
 
 
 def seat_names(players: int, viewer: int = 0, names=None) -> tuple[str, ...]:
-    """Names per seat: ``names`` if given, else "You" for the viewer and "Computer" for the rest."""
+    """Names per seat: ``names`` if given, else "You" for the viewer and "Opponent" for the rest."""
     if names is not None:
         names = tuple(str(n) for n in names)
         if len(names) != players:
@@ -32,5 +32,5 @@ def seat_names(players: int, viewer: int = 0, names=None) -> tuple[str, ...]:
     others = [s for s in range(players) if s != viewer]
     out = {viewer: "You"}
     for k, seat in enumerate(others):
-        out[seat] = "Computer" if len(others) == 1 else f"Computer {k + 1}"
+        out[seat] = "Opponent" if len(others) == 1 else f"Opponent {k + 1}"
     return tuple(out[s] for s in range(players))
