@@ -87,6 +87,9 @@ def voila_command(
         # JupyterLab one, which loads the widget manager without a kernel and logs errors.
         "--VoilaConfiguration.classic_tree=True",
         *(f"--VoilaConfiguration.extension_denylist={name}" for name in VOILA_EXTENSION_DENYLIST),
+        # Cells tagged "book-only" (the static book's precomputed previews) are not even run:
+        # the template hides them, and running them would cost a lesson hundreds of widget models.
+        "--VoilaExecutor.skip_cells_with_tag=book-only",
     ]
     if pool_size > 0:
         cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}"]

@@ -6,6 +6,7 @@ Fixtures (see each docstring):
 - ``page``          (function) a fresh ``Page`` in its own context, guarded: any console error,
                     uncaught page error or request to a host other than 127.0.0.1 fails the
                     test at teardown (off-site requests are also aborted, nothing leaves).
+- ``screen_page``   (function) like ``page``, once at 390x844 with touch and once at 1280x800.
 - ``page_guard``    (function) the ``PageGuard`` watching ``page``: ``.console_errors``,
                     ``.page_errors``, ``.offsite_requests``, ``.problems()``,
                     ``.assert_clean()`` to check mid-test.
@@ -41,6 +42,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from a11y_checks import assert_accessible, axe_violations, small_targets, too_wide  # noqa: E402  (beside this file)
 from calijack.serve import (
     VOILA_PROBE,
     stop_process_group,
@@ -173,14 +175,9 @@ def page_guard() -> PageGuard:
     return PageGuard()
 
 
-@pytest.fixture
-def page(browser, page_guard: PageGuard):
-    """A fresh page (own context, 1280x900) whose errors and off-site requests fail the test.
-
-    Off-site requests are recorded and aborted (nothing leaves the machine). At teardown the
-    test fails if anything was recorded; call ``page_guard.assert_clean()`` to check earlier.
-    """
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+def _guarded_page(browser, page_guard: PageGuard, **context_options):
+    """A page in a new context whose console errors and off-site requests go to ``page_guard``."""
+    context = browser.new_context(**context_options)
 
     def route(route_obj, request) -> None:
         if _is_offsite(request.url):
@@ -205,6 +202,37 @@ def page(browser, page_guard: PageGuard):
     pg.on("console", on_console)
     pg.on("pageerror", lambda exc: page_guard.page_errors.append(str(exc)))
     pg.on("request", on_request)
+    return context, pg
+
+
+@pytest.fixture
+def page(browser, page_guard: PageGuard):
+    """A fresh page (own context, 1280x900) whose errors and off-site requests fail the test.
+
+    Off-site requests are recorded and aborted (nothing leaves the machine). At teardown the
+    test fails if anything was recorded; call ``page_guard.assert_clean()`` to check earlier.
+    """
+    context, pg = _guarded_page(browser, page_guard, viewport={"width": 1280, "height": 900})
+    yield pg
+    try:
+        context.close()
+    finally:
+        page_guard.assert_clean("at teardown")
+
+
+# The two screens every page must work on: a phone held upright (touch) and a laptop.
+SCREENS = {
+    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
+              "device_scale_factor": 2},
+    "desk": {"viewport": {"width": 1280, "height": 800}},
+}
+
+
+@pytest.fixture(params=list(SCREENS))
+def screen_page(request, browser, page_guard: PageGuard):
+    """Like ``page``, once per screen of ``SCREENS`` (390x844 touch, 1280x800); ``.screen`` names it."""
+    context, pg = _guarded_page(browser, page_guard, **SCREENS[request.param])
+    pg.screen = request.param
     yield pg
     try:
         context.close()
@@ -381,7 +409,9 @@ def page_checks():
     """The shared page checks, as attributes: ``wait_for_widgets(page)``,
     ``assert_no_broken_widgets(page)``, ``exercise_static_demos(page, where)``,
     ``select_position(control, i)``, ``missing_text_alternatives(page)``,
-    ``heading_outline(page)``, ``assert_headings_do_not_skip(page, where)``."""
+    ``heading_outline(page)``, ``assert_headings_do_not_skip(page, where)``,
+    ``axe_violations(page)``, ``assert_accessible(page, where)``, ``too_wide(page)``,
+    ``small_targets(page, root)``."""
     import types
 
     return types.SimpleNamespace(
@@ -392,6 +422,10 @@ def page_checks():
         missing_text_alternatives=missing_text_alternatives,
         heading_outline=heading_outline,
         assert_headings_do_not_skip=assert_headings_do_not_skip,
+        axe_violations=axe_violations,
+        assert_accessible=assert_accessible,
+        too_wide=too_wide,
+        small_targets=small_targets,
     )
 
 
