@@ -85,6 +85,7 @@ class Sandbox(widgets.VBox):
         self.ignored_clicks = 0  # clicks that arrived while busy (shown in the status marker)
         self._frame = 0
         self._hinted: Card | None = None
+        self._note: str | None = None  # the table's line on what just happened
         self._replay_quiet = False
         self.table = CardTable(on_action=self._on_action, on_bad=lambda text: self._say(text, "cj-error"))
         self.table.add_class("cj-table-view")
@@ -157,7 +158,7 @@ class Sandbox(widgets.VBox):
         self.opponent_picker.observe(lambda ch: self._guard(self._on_opponent, ch["new"], when_busy="allow"),
                                      "value")
         for toggle in (self.reveal_toggle, self.four_color_toggle):
-            toggle.observe(lambda _ch: self.busy or self._render_table(self.session.state), "value")
+            toggle.observe(lambda _ch: self.busy or self._render_table(self.session.state, note=self._note), "value")
         self.replay_slider.observe(lambda ch: self._show_replay(ch["new"]), "value")
         for control in self.rule_controls.values():
             control.observe(lambda _ch: self._guard(self._on_rules, when_busy="allow"), "value")
@@ -218,7 +219,7 @@ class Sandbox(widgets.VBox):
     def _on_hint(self) -> None:
         hint = self.session.hint()
         self._hinted = hint.card
-        self._render_table(self.session.state)
+        self._render_table(self.session.state, note=self._note)
         reason = hint.reason if hint.reason.endswith((".", "!", "?")) else hint.reason + "."
         self._say(f"Hint: play {hint.card}. {reason}", "cj-hint-text", announce=True)
 
@@ -356,6 +357,7 @@ class Sandbox(widgets.VBox):
     def _render_table(self, state: State, note: str | None = None, settled: bool = True) -> None:
         s = self.session
         self._frame += 1
+        self._note = note
         reveal = state if self.reveal_toggle.value else None
         scores = (s.match if state.finished else s.match_before).scores
         mine = settled and state is s.state and s.your_turn
