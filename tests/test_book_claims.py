@@ -133,7 +133,7 @@ def prose_with_dropdowns(text: str) -> str:
 
 
 ACCOUNT = re.compile(r"\b00[0-4]\b|Foster's \*?Hoyle\*?")
-ACCOUNT_LINK = re.compile(r"\{ref\}`([^`<]*)<(source-(?:00[0-4]|foster))>`|\[([^\]]*)\]\(\.\./book/sources\.md#(source-00[0-4])\)")
+ACCOUNT_LINK = re.compile(r"\{ref\}`([^`<]*)<(source-(?:00[0-4]|foster))>`|\[([^\]]*)\]\(#(source-00[0-4])\)")
 
 
 def unlinked_accounts(text: str) -> list[str]:
@@ -170,7 +170,7 @@ def test_every_lesson_mention_of_an_account_links_to_the_sources_page(notebook):
 def test_the_link_check_can_fail():
     assert unlinked_accounts("as account 002 says") == ["002"]
     assert unlinked_accounts("see {ref}`account 003 <source-002>`") == ["{ref}`account 003 <source-002>`"]
-    assert unlinked_accounts("see {ref}`account 002 <source-002>` and [001](../book/sources.md#source-001)") == []
+    assert unlinked_accounts("see {ref}`account 002 <source-002>` and [001](#source-001)") == []
     assert unlinked_accounts("Foster's *Hoyle* says") == ["Foster's *Hoyle*"]
 
 

@@ -135,11 +135,13 @@ def position_html(state: State, *, names: Sequence[str] | None = None, marks: bo
     legal = set(state.legal_cards())
     hand_marks = {c: "legal" if c in legal else "illegal" for c in state.hand(seat)} if marks else None
     owner = "Your" if names[seat] == "You" else f"{names[seat]}'s"
-    trick = render.trick_html(state.current.cards, state.leader, n, names=names)
+    trick = state.current
+    played = "".join(render.hand_html([card], label=f"{names[trick.seat_of(k, n)]} {'led' if k == 0 else 'played'}")
+                     for k, card in enumerate(trick.cards))
     hand = render.hand_html(state.hand(seat), marks=hand_marks, label=f"{owner} hand")
     return (f'<div class="cj-position"><p style="margin:2px 0"><b>Trump: {state.trump.plural} '
             f'{html.escape(state.trump.symbol)}</b></p><div style="display:flex;flex-wrap:wrap;'
-            f'gap:4px 28px;align-items:flex-end">{trick}{hand}</div></div>')
+            f'gap:4px 28px;align-items:flex-end">{played}{hand}</div></div>')
 
 
 def legal_play_question(prompt: str, state: State, choices: Sequence[tuple[str, Sequence[Card | str]]], *,
