@@ -101,10 +101,12 @@ def test_knowledge_story_says_what_each_side_knows():
         now = state.rewind(2 * k)
         seen = ", ".join(map(str, now.view(0).known[1]))
         theirs = ", ".join(map(str, now.view(1).known[0]))
-        assert (f"You know {seen} in your opponent's hand" if seen else
-                "You know none of the cards in your opponent's hand") in frame
+        hidden = now.view(0).hidden_counts[1]
+        assert (f"You know {seen} in your opponent's hand (seen drawn, not yet played); the other "
+                f"{hidden} are hidden." if seen else
+                f"You know none of your opponent's cards: all {hidden} are hidden.") in frame
         assert f"Your opponent knows {theirs or 'none'} of your cards" in frame
-        assert f"the other {now.view(0).hidden_counts[1]} are hidden" in frame
+    assert "You know none of your opponent's cards: all 6 are hidden." in text(demo.stack.children[0].value)
 
 
 def test_score_sheets_one_button_per_deal():

@@ -152,9 +152,12 @@ def _knowledge_lines(state: State, seat: int, names) -> list[str]:
         mine, theirs = state.view(seat), state.view(other)
         hidden = mine.hidden_counts[other]
         seen = _cards(mine.known[other])
-        lines.append(f"{_does(names[seat], 'knows', start=True)} "
-                     f"{esc(seen) + ' in ' if seen else 'none of the cards in '}{_whose(names[other])} hand "
-                     f"(seen drawn, not yet played); the other {hidden} are hidden.")
+        if seen:
+            lines.append(f"{_does(names[seat], 'knows', start=True)} {esc(seen)} in {_whose(names[other])} "
+                         f"hand (seen drawn, not yet played); the other {hidden} are hidden.")
+        else:
+            lines.append(f"{_does(names[seat], 'knows', start=True)} none of {_whose(names[other])} cards: "
+                         f"all {hidden} are hidden.")
         back = _cards(theirs.known[seat])
         lines.append(f"{_does(names[other], 'knows', start=True)} {esc(back) if back else 'none'} of "
                      f"{_whose(names[seat])} cards, the same way.")
