@@ -23,6 +23,7 @@ import ipywidgets as widgets
 from .. import render
 from ..cards import Card, parse_card
 from ..render.base import seat_names
+from ..render.style import CSS
 from ..state import State
 from .static import CONTROL_CLASS, DEMO_CLASS, StaticDemo, chooser
 
@@ -34,15 +35,8 @@ QUESTION_CLASS = "cj-quiz-question"
 CONTROL = "cj-quiz-control"
 FEEDBACK_CLASS = "cj-quiz-feedback"
 
-# Bigger targets for a finger (44 px), and the prompt's size, for every question on the page.
-_CSS = ("<style>.cj-quiz-control .widget-toggle-button{min-height:44px;min-width:44px}"
-        ".cj-quiz-prompt{margin:4px 0;font-size:16px}</style>")
-# Colours with at least 7:1 contrast on their backgrounds (WCAG AAA), as the demos' verdicts.
-_STYLE = {
-    True: "background:#e3f4e6;color:#14532d;border-left:5px solid #15803d",
-    False: "background:#fbe4e4;color:#7f1d1d;border-left:5px solid #b91c1c",
-}
-_BOX = "margin:6px 0 4px;padding:6px 12px;border-radius:6px;font-size:15px;line-height:1.45;max-width:700px"
+# The styles are the one stylesheet's (calijack/static/calijack.css, .cj-quiz-*): a question
+# carries it with its prompt; in a box of quick checks only the first question does.
 
 
 @dataclass(frozen=True)
@@ -64,14 +58,14 @@ class Answer:
 
 def _feedback(answer: Answer) -> str:
     verdict = "Right." if answer.right else "Not quite."
-    return (f'<div class="{FEEDBACK_CLASS}" data-right="{str(answer.right).lower()}" '
-            f'style="{_BOX};{_STYLE[answer.right]}">'
+    return (f'<div class="{FEEDBACK_CLASS}" data-right="{str(answer.right).lower()}">'
             f"<strong>{verdict}</strong> {html.escape(answer.why)}</div>")
 
 
-def _prompt_html(prompt: str, picture: str, number: int | None = None) -> str:
+def _prompt_html(prompt: str, picture: str, number: int | None = None, css: bool = True) -> str:
     head = f"<strong>{number}.</strong> " if number is not None else ""
-    return f'{_CSS}<p class="cj-quiz-prompt">{head}{html.escape(prompt)}</p>{picture}'
+    style = f"<style>{CSS}</style>" if css else ""
+    return f'{style}<p class="cj-quiz-prompt">{head}{html.escape(prompt)}</p>{picture}'
 
 
 def question(prompt: str, answers: Sequence[Answer], *, picture: str = "") -> StaticDemo:
@@ -116,7 +110,7 @@ def quick_checks(questions: Sequence[StaticDemo]) -> widgets.VBox:
         if QUESTION_CLASS not in getattr(item, "_dom_classes", ()):
             raise TypeError(f"questions[{k}] must come from quiz.question(), not {type(item).__name__}")
     for number, item in enumerate(questions, 1):
-        item.prompt.value = _prompt_html(*item.prompt_parts, number=number)
+        item.prompt.value = _prompt_html(*item.prompt_parts, number=number, css=number == 1)
     box = widgets.VBox(children=questions)
     box.add_class(QUIZ_CLASS)
     return box
