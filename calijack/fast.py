@@ -30,10 +30,10 @@ def random_deal(rng: random.Random, rules: Rules = STANDARD, dealer: int = 0,
     masks = [sum(1 << c for c in hand) for hand in hands]
     received = masks[:]
     piles = [0] * n
-    void_any = rules.void_duty == "any"
+    void_any = rules.void_any
     leader = (dealer + 1) % n
     drawn, draw_tricks = 0, rules.draws
-    turned = stock[0] if rules.trump_from == "stock" else -1
+    turned = -1 if rules.trump_cut else stock[0]
     seats = [[(first + k) % n for k in range(n)] for first in range(n)]
     # Local names: the loop below runs 52 times a deal.
     _legal, _close = legal_mask, core.close_trick

@@ -150,7 +150,7 @@ def test_heuristic_fights_for_an_exposed_trump_ace():
     state = state.play("4C")
     decision = get_player("heuristic").choose(state.view(1), random.Random(0))
     assert decision.card == Card.parse("KC")
-    assert decision.reason == "Win this trick: the exposed card is the trump ace"
+    assert decision.reason == "Win this trick to draw the exposed card, the trump ace"
 
 
 def test_heuristic_loses_cheaply_and_keeps_tens_when_nothing_is_worth_drawing():

@@ -15,16 +15,19 @@ from typing import Sequence
 
 from ..state import Deal, State
 from .base import Decision, Knowledge, Player
-from .heuristic import RULES, HeuristicPlayer
+from .heuristic import RULES_OF_THUMB, HeuristicPlayer
 from .search import DEFAULT_SAMPLES, SearchPlayer
 from .uniform import RandomPlayer
 from .worlds import sample_state
 
 __all__ = ["Decision", "Player", "Knowledge", "RandomPlayer", "HeuristicPlayer", "SearchPlayer",
-           "PLAYERS", "RULES", "DEFAULT_SAMPLES", "get_player", "play_deal", "sample_state",
+           "PLAYERS", "RULES_OF_THUMB", "RULES", "DEFAULT_SAMPLES", "get_player", "play_deal", "sample_state",
            "PlayerError"]
 
 PLAYERS = {"random": RandomPlayer, "heuristic": HeuristicPlayer, "search": SearchPlayer}
+
+RULES = RULES_OF_THUMB
+"""The old name of :data:`RULES_OF_THUMB`, kept while the book moves to the new one."""
 
 
 class PlayerError(ValueError):

@@ -46,7 +46,7 @@ class Solver:
         self.tiebreak = tiebreak
         self.table: dict = {}
         self.nodes = 0
-        self.special = 0   # point cards, set per trump in _search: never merged with a neighbour
+        self.special = -1  # the cards whose capture scores a point (set on first use)
 
     def _leaf(self, piles, received, trump) -> int:
         points, pips = core.award_points(self.rules, trump, self.dealer, piles, received, self.turned)
@@ -105,7 +105,7 @@ class Solver:
         for pos in range(drawn, len(stock)):
             live |= 1 << stock[pos]
         others = live & ~hand
-        special = self.special or self._special(trump)
+        special = self.special if self.special >= 0 else self._special(trump)
         moves = []
         prev = -1
         for card in core.bit_list(legal):
@@ -159,8 +159,6 @@ class Solver:
         return best
 
     def _special(self, trump: int) -> int:
-        mask = 0
-        for rank in core.POINT_CARD.values():
-            mask |= 1 << (trump * 13 + rank)
-        self.special = mask
-        return mask
+        # The cards whose capture scores a point: never merged with a neighbour.
+        self.special = core.capture_mask(self.rules, trump, self.turned)
+        return self.special
