@@ -99,9 +99,13 @@ class Solver:
         legal = core.legal_mask(hand, trick[0] if trick else -1, trump, void_any)
         maximise = seat == self.me
         best = -_INF if maximise else _INF
+        # Cards that can still meet ours in a trick: the other hands, the stock, and the trick
+        # in progress (two of our cards either side of its winning card are not alike).
         live = 0
         for h in hands:
             live |= h
+        for c in trick:
+            live |= 1 << c
         for pos in range(drawn, len(stock)):
             live |= 1 << stock[pos]
         others = live & ~hand
