@@ -259,7 +259,7 @@ def game_decided(pips) -> bool:
             first, second = value, first
         elif value > second:
             second = value
-    return first > second + left
+    return left == 0 or first > second + left
 
 
 def _owner(masks, bit: int):
