@@ -176,6 +176,20 @@ class Narrator:
         return (f"The match is over: {self.who(winner, start=False)} reached {target}. "
                 "Start a new deal to play again.")
 
+    def waiting(self) -> str:
+        """Said to a click made while the computer's cards are still being shown."""
+        who = "your opponent is" if self.players == 2 else "your opponents are"
+        return f"Wait a moment: {who} still playing."
+
+    def undone(self) -> str:
+        """Said after an undo."""
+        whose = "your opponent's" if self.players == 2 else "your opponents'"
+        return f"Took back your last card, and {whose} replies."
+
+    def gone(self, card: Card) -> str:
+        """Said to a click on a card that has just left the hand (a double click)."""
+        return f"{card} is not in your hand any more."
+
     # -- the sandbox's log -----------------------------------------------------------------
     def deal_opened(self, number: int, dealer: int, trump, turned: Card | None) -> str:
         """``"Deal 1: you dealt; trumps are hearts (J♥ turned up)."``"""

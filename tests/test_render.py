@@ -296,7 +296,7 @@ def test_table_shows_stock_trump_trick_piles_and_scores():
         pip_tags = [el for el in parse(html).iter() if el.get("data-pips") == str(view.pips(seat))]
         assert pip_tags, seat
         assert {c.code for c in view.captured(seat)} <= set(cards_in(html))
-    assert "Match points: You 3 · Computer 7 (first to 10)" in text
+    assert "Match points: You 3 · Opponent 7 (first to 10)" in text
     assert "card values" in text and "Your turn." in text
     assert tags(html)["style"] == 1
 
@@ -304,7 +304,7 @@ def test_table_shows_stock_trump_trick_piles_and_scores():
 def test_table_names_follow_the_viewer_and_can_be_given():
     state = Deal.random(2).start()
     text1 = "".join(parse(render.table_html(state.view(1), scores=(4, 6))).itertext())
-    assert "Computer 4 · You 6" in text1
+    assert "Opponent 4 · You 6" in text1
     text = "".join(parse(render.table_html(state.view(0), names=("Ann", "Bob"), scores=(1, 2))).itertext())
     assert "Ann 1 · Bob 2" in text
     with pytest.raises(ValueError, match="one name per seat"):

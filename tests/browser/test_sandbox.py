@@ -68,11 +68,11 @@ def test_play_an_illegal_card_undo_and_a_click_while_busy(voila_app, page, page_
     # The trick, its winner and both draws are on the table.
     table = page.locator(".cj-table-view").inner_text()
     winner = next(s for s in steps if s.kind == "trick")
-    assert re.search(r"won by (You|Computer)", table, re.I)
+    assert re.search(r"won by (You|Opponent)", table, re.I)
     draws = [s for s in steps if s.kind == "draw"]
     assert len(draws) == 2
     for step in draws:
-        who = "You" if step.seat == 0 else "Computer"
+        who = "You" if step.seat == 0 else "Opponent"
         assert f"{who} drew {step.card}" in table
     expect(page.locator(".cj-log")).to_contain_text(f"won with {winner.card}")
 
