@@ -314,6 +314,13 @@ class State:
             state = state._apply(legal[core.pick(rng, len(legal))])
         return state
 
+    def with_rules(self, rules: Rules | None = None, **options) -> "State":
+        """The same cards and the same plays under other rule options (see :meth:`Deal.with_rules`).
+
+        Raises :class:`IllegalPlay` if a card played is not legal under the other options.
+        """
+        return self.deal.with_rules(rules, **options).start().play_all(self.plays)
+
     def rewind(self, plays: int) -> "State":
         """The state after the first ``plays`` cards of this deal (for replay and undo)."""
         return self.deal.start().play_all(self.plays[:plays])
