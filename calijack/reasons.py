@@ -93,7 +93,7 @@ def refusal(card: Card, seat: int | None, trick: int | None, hand: int, led: int
     that forbids it.
     """
     if seat is None:
-        return IllegalPlay("The deal is over: every card has been played.", card=card,
+        return IllegalPlay("The deal is over: every trick has been played.", card=card,
                            seat=None, trick=None, kind="finished")
     if not hand & card.bit:
         return IllegalPlay(f"You do not hold {card}.", card=card, seat=seat, trick=trick,

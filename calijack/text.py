@@ -168,8 +168,7 @@ class Narrator:
 
     def deal_done(self, result: "DealResult") -> str:
         """The prompt once a deal is over and the match goes on."""
-        return (f"The deal is over. {self.points(result)} See the score sheet, then deal the next "
-                "deal of the match.")
+        return f"The deal is over. {self.points(result)} See the score sheet, then start the next deal."
 
     def match_done(self, winner: int, target: int) -> str:
         """The prompt once the match is won."""

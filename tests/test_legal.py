@@ -138,7 +138,7 @@ def test_not_in_hand_not_a_card_and_finished(eng):
     done = eng.play_first_legal(state)
     with pytest.raises(IllegalPlay) as caught:
         done.play(done.plays[0])
-    assert caught.value.kind == "finished" and str(caught.value) == "The deal is over: every card has been played."
+    assert caught.value.kind == "finished" and str(caught.value) == "The deal is over: every trick has been played."
     assert done.legal_cards() == [] and done.verdicts() == [] and done.to_play is None
 
 
