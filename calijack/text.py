@@ -64,9 +64,8 @@ def listing(items: list[str]) -> str:
 
 
 def _third_person(verb: str) -> str:
-    if verb in ("be", "have"):
-        return {"be": "is", "have": "has"}[verb]
-    return verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s")
+    irregular = {"be": "is", "have": "has"}
+    return irregular.get(verb) or verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s")
 
 
 class Narrator:
@@ -168,7 +167,7 @@ class Narrator:
 
     def deal_done(self, result: "DealResult") -> str:
         """The prompt once a deal is over and the match goes on."""
-        return f"The deal is over. {self.points(result)} See the score sheet, then start the next deal."
+        return self.deal_over(result) + " See the score sheet, then start the next deal."
 
     def match_done(self, winner: int, target: int) -> str:
         """The prompt once the match is won."""
