@@ -25,7 +25,6 @@ from .records import MatchRecord, RecordError
 from .rules import RuleError, Rules
 from .state import Deal, State, Trick, Verdict
 from .text import Narrator, say
-from .view import View
 
 __all__ = ["Session", "SessionError", "Step", "Hint", "available_opponents"]
 

@@ -19,7 +19,7 @@ from .cards import Card, sort_cards
 
 if TYPE_CHECKING:
     from .match import Match
-    from .scoring import Award, DealResult
+    from .scoring import DealResult
     from .state import State, Trick
 
 __all__ = ["Narrator", "seat_names", "say", "listing", "card_words", "award_detail", "result_text",
