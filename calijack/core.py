@@ -7,6 +7,7 @@ functions, so they cannot drift apart.
 
 from __future__ import annotations
 
+import functools
 import random
 from enum import IntEnum
 
@@ -66,6 +67,7 @@ def legal_mask(hand: int, led: int, trump: int, void_any: bool) -> int:
     return allowed(duty(hand, led, trump, void_any), hand, led // 13, trump)
 
 
+@functools.cache  # a pure function of four small values, asked for every play of every guess
 def voids_shown(card: int, led: int, trump: int, void_any: bool) -> int:
     """The suits (a card mask) a player proved it held none of by playing ``card`` to ``led``.
 

@@ -24,11 +24,12 @@ import random
 
 from .. import core, text
 from ..cards import DECK, SUIT_MASK, Rank
+from ..core import beats, trick_winner
 from ..rules import Rules
 from ..view import View
 from .base import Decision, Knowledge
 
-__all__ = ["HeuristicPlayer", "heuristic_index", "rule_of_thumb", "stakes", "stakes_now", "keeps_low",
+__all__ = ["HeuristicPlayer", "heuristic_index", "rule_of_thumb", "stakes", "Stakes", "keeps_low",
            "POINT_STAKE", "RULES_OF_THUMB"]
 
 RULES_OF_THUMB = {
@@ -67,10 +68,20 @@ def stakes(rules: Rules, trump: int, pips_live: bool, turned: int = -1) -> tuple
     return table
 
 
-def stakes_now(rules: Rules, trump: int, piles, turned: int = -1) -> tuple[tuple[int, ...], bool]:
-    """The stakes in force given the captured ``piles``, and whether Game is decided on card values."""
-    decided = not rules.game_by_ten and core.game_decided([core.pips_of(p) for p in piles])
-    return stakes(rules, trump, not decided, turned), decided
+class Stakes:
+    """The stakes of one deal (its rules, trump and turned card), live or dead as Game stands."""
+
+    __slots__ = ("live", "dead", "by_pips")
+
+    def __init__(self, rules: Rules, trump: int, turned: int = -1):
+        self.live, self.dead = stakes(rules, trump, True, turned), stakes(rules, trump, False, turned)
+        self.by_pips = not rules.game_by_ten
+
+    def now(self, piles) -> tuple[tuple[int, ...], bool]:
+        """The stakes in force given the captured ``piles``, and whether Game is decided on card values."""
+        if self.by_pips and core.game_decided([core.pips_of(p) for p in piles]):
+            return self.dead, True
+        return self.live, False
 
 
 def keeps_low(rules: Rules, trump: int, turned: int = -1) -> bool:
@@ -108,9 +119,9 @@ def rule_of_thumb(hand: int, legal: int, trick: tuple, trump: int, top: int, gon
                     return c, "lead_high"
         # A low card of no value, not a trump if possible.
         return min(cards, key=lambda c: (stake[c], c // 13 == trump, c % 13)), "lead_low"
-    best = trick[core.trick_winner(trick, trump)]
+    best = trick[trick_winner(trick, trump)]
     at_stake = sum(stake[c] for c in trick)
-    winners = [c for c in cards if core.beats(c, best, trump)]
+    winners = [c for c in cards if beats(c, best, trump)]
     if winners:
         if keep_low and last and (1 << low_trump) & legal and low_trump in winners:
             return low_trump, "win_low"
@@ -137,7 +148,7 @@ def heuristic_index(hand: int, legal: int, trick: tuple, trump: int, top: int, p
 
     ``decided`` says Game can no longer change hands on card values (the ``count`` rule).
     """
-    stake, decided = stakes_now(rules, trump, piles, turned)
+    stake, decided = Stakes(rules, trump, turned).now(piles)
     index, rule = rule_of_thumb(hand, legal, trick, trump, top, played | hand, stake,
                                 len(trick) == len(piles) - 1, keeps_low(rules, trump, turned))
     return index, rule, decided, stake

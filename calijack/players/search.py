@@ -22,7 +22,7 @@ from .. import core, text
 from ..cards import DECK
 from ..view import View
 from .base import Decision, Knowledge
-from .heuristic import keeps_low, rule_of_thumb, stakes, stakes_now
+from .heuristic import Stakes, keeps_low, rule_of_thumb, stakes
 from .solver import Solver, utility
 from .worlds import World, sample
 
@@ -37,14 +37,17 @@ def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.
     """Finish ``world`` in place with the rules of thumb for every seat; the objective for ``me``."""
     n, trump = world.n, world.trump
     keep_low = keeps_low(rules, trump, turned)
+    worth = Stakes(rules, trump, turned)
     played = 0
     for pile in world.piles:
         played |= pile
     for card in world.trick:
         played |= 1 << card
     rand = rng.random
+    decided = False
     while world.done < world.tricks:
-        stake, _ = stakes_now(rules, trump, world.piles, turned)
+        if not decided:  # once Game is decided on card values it stays decided
+            stake, decided = worth.now(world.piles)
         top = world.top
         for _ in range(n - len(world.trick)):
             seat = (world.leader + len(world.trick)) % n
