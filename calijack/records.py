@@ -12,8 +12,9 @@ from typing import Any
 
 from .cards import CardError, parse_card, parse_suit
 from .match import Match
+from .reasons import IllegalPlay
 from .rules import RuleError, Rules
-from .state import Deal, DealError, IllegalPlay, State
+from .state import Deal, DealError, State
 
 __all__ = ["RecordError", "MatchRecord", "load", "loads", "read_record", "deal_record",
            "match_record", "replay_json", "dumps"]
@@ -42,13 +43,17 @@ class MatchRecord:
     first_dealer: int
     states: tuple[State, ...]
 
-    def match(self) -> Match:
-        """The match totals after the finished deals."""
+    def walk(self):
+        """Each deal's state, with the match as it stands after it (its points counted once finished)."""
         match = Match(self.rules, self.first_dealer)
         for state in self.states:
             if state.finished:
                 match = match.add(state.result())
-        return match
+            yield state, match
+
+    def match(self) -> Match:
+        """The match totals after the finished deals."""
+        return list(self.walk())[-1][1]
 
 
 def _rules(data: dict) -> Rules:
@@ -88,7 +93,7 @@ def _deal(data: Any, rules: Rules, dealer: int, deal: int | None = None) -> Stat
     if not isinstance(data, dict):
         raise RecordError("a deal must be a JSON object", deal=deal)
     n = rules.players
-    allowed = {"hands", "stock", "plays"} | ({"trump"} if rules.trump_from == "cut" else set())
+    allowed = {"hands", "stock", "plays"} | ({"trump"} if rules.trump_cut else set())
     _check_keys(data, allowed | ({"rules", "dealer"} if deal is None else set()), "the deal", deal)
     for key in ("hands", "stock"):
         if key not in data:
@@ -100,7 +105,7 @@ def _deal(data: Any, rules: Rules, dealer: int, deal: int | None = None) -> Stat
         hands = [_cards(h, f"hands[{seat}]", 6, seat) for seat, h in enumerate(hands)]
         stock = _cards(data["stock"], "stock", rules.stock_size)
         trump = None
-        if rules.trump_from == "cut":
+        if rules.trump_cut:
             if "trump" not in data:
                 raise RecordError("trump_from is 'cut', so the record must name the trump suit in 'trump'")
             try:
@@ -203,7 +208,7 @@ def load(path) -> State | MatchRecord:
 def _deal_body(state: State) -> dict:
     body = {"hands": [[c.code for c in h] for h in state.deal.hands],
             "stock": [c.code for c in state.deal.stock]}
-    if state.rules.trump_from == "cut":
+    if state.rules.trump_cut:
         body["trump"] = state.trump.letter
     body["plays"] = [c.code for c in state.plays]
     return body
@@ -259,10 +264,7 @@ def replay_json(record: State | MatchRecord) -> dict:
     """The whole ``--json`` object for a deal or a match record."""
     if isinstance(record, State):
         return deal_json(record)
-    match = Match(record.rules, record.first_dealer)
-    deals = []
-    for state in record.states:
-        if state.finished:
-            match = match.add(state.result())
+    deals, match = [], None
+    for state, match in record.walk():
         deals.append({**deal_json(state), "scores": list(match.scores)})
     return {"deals": deals, "winner": match.winner}

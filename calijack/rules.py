@@ -118,6 +118,20 @@ class Rules:
     def __post_init__(self):
         for f in fields(self):
             _check(f.name, getattr(self, f.name))
+        # Rules key the engine's per-rules tables (scoring, stakes), so hashing must be cheap.
+        object.__setattr__(self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self))))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __getstate__(self) -> dict:
+        # The hash is not pickled: string hashes differ from one process to the next.
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        self.__post_init__()
 
     @classmethod
     def from_dict(cls, options: Mapping[str, Any] | None = None, **more: Any) -> "Rules":
@@ -159,6 +173,32 @@ class Rules:
     def draws(self) -> int:
         """Tricks after which the players draw: 20 for two players, 11 for three."""
         return self.stock_size // self.players
+
+    # -- typed options: the only place an option is compared to its values ----------------
+    @property
+    def void_any(self) -> bool:
+        """A player void in the led suit may play any card, even holding trumps (``void_duty``)."""
+        return self.void_duty == "any"
+
+    @property
+    def held_high_low(self) -> bool:
+        """High and Low go to whoever held the card, not whoever captured it (``high_low``)."""
+        return self.high_low == "held"
+
+    @property
+    def game_by_ten(self) -> bool:
+        """The Game point goes to whoever captures the trump ten, not to card values (``game``)."""
+        return self.game == "ten_of_trumps"
+
+    @property
+    def stock_closed(self) -> bool:
+        """The stock lies face down: the loser's draw is unseen by the others (``stock``)."""
+        return self.stock == "closed"
+
+    @property
+    def trump_cut(self) -> bool:
+        """A cut before the deal fixes trump, not the stock's top card (``trump_from``)."""
+        return self.trump_from == "cut"
 
     @property
     def point_names(self) -> tuple[str, ...]:

@@ -7,11 +7,14 @@ differ only in cards the seat has not seen give equal views.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from .cards import DECK, Card, Suit, cards_of, mask_of, sort_cards
+from .cards import DECK, FULL_MASK, Card, Suit, cards_of, mask_of, sort_cards
 from .rules import Rules
-from .state import State, Trick
+
+if TYPE_CHECKING:
+    from .state import State, Trick
 
 __all__ = ["View", "view"]
 
@@ -66,7 +69,7 @@ class View:
         seen = mask_of(self.hand) | mask_of(self.played)
         seen |= mask_of(c for cards in self.known for c in cards)
         seen |= mask_of(c for c in (self.stock_top, self.dead_card) if c is not None)
-        return cards_of(((1 << 52) - 1) & ~seen)
+        return cards_of(FULL_MASK & ~seen)
 
     @property
     def hidden_counts(self) -> tuple[int, ...]:
@@ -83,7 +86,7 @@ class View:
 def _saw(rules: Rules, viewer: int, drawer: int, position: int) -> bool:
     # The winner's draw is the exposed top: everyone saw it. With the closed stock the
     # others take theirs unseen by the rest of the table.
-    return position == 0 or rules.stock == "exposed" or drawer == viewer
+    return position == 0 or not rules.stock_closed or drawer == viewer
 
 
 def view(state: State, seat: int) -> View:
@@ -100,7 +103,7 @@ def view(state: State, seat: int) -> View:
             draws.append(card if seen else None)
             if seen and drawer != seat:
                 known_masks[drawer] |= card.bit
-        tricks.append(Trick(trick.leader, trick.cards, trick.winner, tuple(draws)))
+        tricks.append(replace(trick, draws=tuple(draws)))
     known = tuple(tuple(sort_cards(cards_of(known_masks[s] & state.hands[s]), state.trump))
                   for s in range(n))
     to_play = state.to_play

@@ -200,7 +200,10 @@ def test_legal_explorer_one_option_per_card_with_the_engines_reason(static_demos
         assert ("may be played" in frame) == verdict.legal
         if verdict.legal:  # the trick completes: the engine's winner is named
             trick = LEGAL_STATE.play(verdict.card).tricks[-1]
-            assert f"<b>{('You', 'Opponent')[trick.winner]}</b> would win it" in frame
+            assert f"<b>{('You', 'Your opponent')[trick.winner]}</b> would win it" in frame
+            if trick.draws:  # the verb agrees with the winner
+                assert f" would win it with {trick.cards[(trick.winner - trick.leader) % 2]} and "\
+                       f"{('are', 'is')[trick.winner]} first to draw" in frame
             assert cards_in(frame)[-2:] == list(trick.cards)
     # The table above the toggles marks exactly the engine's legal cards.
     legal = set(re.findall(r'class="cj-card cj-legal"[^>]*data-card="(\w\w)"', demo.header.value))

@@ -158,7 +158,7 @@ def test_a_double_click_plays_the_card_once():
     after = snapshot(sb)
     sb.play(card)  # the card is gone: nothing else is played in its place
     assert snapshot(sb) == after
-    assert message(sb) == f"You do not hold {card}."
+    assert message(sb) == f"{card} is not in your hand any more."
 
 
 @pytest.mark.parametrize("content", [None, [], "play", {}, {"action": "cheat"}, {"action": "play"},

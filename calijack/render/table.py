@@ -107,7 +107,7 @@ def known_to_others(view: View) -> set[Card]:
     hand = set(view.hand)
     for trick in view.tricks:
         for pos, (drawer, card) in enumerate(zip(trick.drawers(n), trick.draws)):
-            if drawer == view.seat and card in hand and (pos == 0 or view.rules.stock == "exposed"):
+            if drawer == view.seat and card in hand and (pos == 0 or not view.rules.stock_closed):
                 out.add(card)
     return out
 

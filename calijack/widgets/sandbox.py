@@ -186,7 +186,7 @@ class Sandbox(widgets.VBox):
         if self.busy and when_busy != "allow":
             self.ignored_clicks += 1
             if when_busy == "refuse":
-                self._say("Wait a moment: the computer is still playing.", "cj-info")
+                self._say(self.session.narrator.waiting(), "cj-info")
             self._mark()
             return
         try:
@@ -202,8 +202,12 @@ class Sandbox(widgets.VBox):
         try:
             steps = session.play(code)
         except IllegalPlay as error:
-            card = Card.parse(code)
-            self._say(f"{card} cannot be played. {error}", "cj-reason", announce=True)
+            if error.kind == "not_in_hand":  # a late second click on a card already played
+                self._say(session.narrator.gone(error.card), "cj-info", announce=True)
+            elif error.card is None:
+                self._say(str(error), "cj-error", announce=True)
+            else:
+                self._say(f"{error.card} cannot be played. {error}", "cj-reason", announce=True)
             return
         self._hinted = None
         self._show(steps)
@@ -226,7 +230,7 @@ class Sandbox(widgets.VBox):
     def _on_undo(self) -> None:
         self.session.undo()
         self._hinted = None
-        self._render("Took back your last card, and the computer's replies. " + self.session.prompt())
+        self._render(self.session.narrator.undone() + " " + self.session.prompt())
 
     def _on_opponent(self, name: str) -> None:
         self.session.set_opponent(name)
