@@ -41,7 +41,7 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("void_duty", "must_trump", ("must_trump", "any"),
            "what a player with none of the led suit must do",
            "a player with none of the led suit may play any card, even while holding trumps",
-           "002, 003", "When you can't follow suit",
+           "001, 002, 003", "When you can't follow suit",
            ("you must trump if you can", "you may play anything")),
     Option("high_low", "captured", ("captured", "held"),
            "who scores High (trump ace) and Low (trump two)",
