@@ -24,12 +24,19 @@
   var WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]';
   // Hides the REPL's own chrome inside the frame: the app view is the widget alone.
   var FRAME_CSS = [
-    "html, body { background: transparent !important; overflow: hidden !important; }",
-    ".jp-Toolbar, .jp-CodeConsole-banner, .jp-CodeConsole-promptCell,",
-    ".jp-InputArea, .jp-InputPrompt, .jp-OutputPrompt, .jp-Cell-inputWrapper,",
-    ".jp-Collapser, .jp-Placeholder { display: none !important; }",
+    // Lumino lays the REPL out in absolute boxes as tall as the window, the prompt cell
+    // taking half: let the console flow instead, so the frame can take the widget's height.
+    "html, body { background: transparent !important; height: auto !important; overflow: hidden !important; }",
+    "body > .jp-ThemedContainer, .jp-ConsolePanel, .jp-ConsolePanel .lm-Panel, .jp-CodeConsole,",
+    ".jp-CodeConsole-split, .jp-CodeConsole-content, .jp-CodeConsole-content > .jp-Cell {",
+    "  position: static !important; width: auto !important; height: auto !important;",
+    "  min-height: 0 !important; overflow: visible !important; contain: none !important;",
+    "  padding: 0 !important; margin: 0 !important; }",
+    ".jp-Toolbar, .jp-CodeConsole-banner, .jp-CodeConsole-input, .lm-SplitPanel-handle,",
+    ".jp-Notification-Status, .jp-InputArea, .jp-InputPrompt, .jp-OutputPrompt,",
+    ".jp-Cell-inputWrapper, .jp-Collapser, .jp-Placeholder { display: none !important; }",
+    // The lesson's earlier cells set it up; the book page already shows what they print.
     ".jp-CodeConsole-content > .jp-Cell:not(:last-child) { display: none !important; }",
-    ".jp-CodeConsole-content, .jp-CodeConsole-content > .jp-Cell { padding: 0 !important; }",
     ".jp-OutputArea-child, .jp-OutputArea-output { padding: 0 !important; margin: 0 !important; }",
   ].join("\n");
 
@@ -109,7 +116,7 @@
     var cells = doc.querySelectorAll(".jp-CodeConsole-content > .jp-Cell");
     var last = cells[cells.length - 1];
     var resize = function () {
-      frame.style.height = Math.ceil(last.getBoundingClientRect().height + 4) + "px";
+      frame.style.height = Math.ceil(last.getBoundingClientRect().bottom + 4) + "px";
     };
     resize();
     new frame.contentWindow.ResizeObserver(resize).observe(last);
