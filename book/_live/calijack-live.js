@@ -37,7 +37,10 @@
     ".jp-Cell-inputWrapper, .jp-Collapser, .jp-Placeholder { display: none !important; }",
     // The lesson's earlier cells set it up; the book page already shows what they print.
     ".jp-CodeConsole-content > .jp-Cell:not(:last-child) { display: none !important; }",
-    ".jp-OutputArea-child, .jp-OutputArea-output { padding: 0 !important; margin: 0 !important; }",
+    // No scroll box inside the frame: focusing a card would scroll it between the press and
+    // the release of the mouse button, and the click would be lost.
+    ".jp-Cell-outputWrapper, .jp-OutputArea, .jp-OutputArea-child, .jp-OutputArea-output {",
+    "  padding: 0 !important; margin: 0 !important; overflow: visible !important; }",
   ].join("\n");
 
   function say(panel, text, failed) {
@@ -89,11 +92,20 @@
   function frameState(frame, cellCount) {
     var doc = frame.contentDocument;
     if (!doc || !doc.head) return "loading";
+    if (doc.URL.indexOf("/repl/") < 0) return "loading";  // still the frame's first, blank page
     if (!doc.getElementById("cj-live-css")) {
       var style = doc.createElement("style");
       style.id = "cj-live-css";
       style.textContent = FRAME_CSS;
       doc.head.appendChild(style);
+      // JupyterLab focuses its panel when a card is pressed; focus scrolls the book page to
+      // that panel between the press and the release, and the click is lost. Focus without
+      // scrolling: the frame is as tall as its content, so nothing in it needs scrolling to.
+      var proto = frame.contentWindow.HTMLElement.prototype;
+      var focus = proto.focus;
+      proto.focus = function (options) {
+        return focus.call(this, Object.assign({}, options, { preventScroll: true }));
+      };
     }
     var cells = doc.querySelectorAll(".jp-CodeConsole-content > .jp-Cell");
     if (cells.length < cellCount) {
