@@ -84,7 +84,8 @@ def book_pages(root: Path = BOOK_HTML) -> list[str]:
     pages = []
     for path in sorted(root.rglob("*.html")):
         rel = path.relative_to(root)
-        if rel.parts[0] in {"_static", "_sources", "_images", "_downloads"}:
+        # lite/ is the live lessons' JupyterLite site (tests/browser/test_live_book.py), not a page.
+        if rel.parts[0] in {"_static", "_sources", "_images", "_downloads", "lite"}:
             continue
         if rel.as_posix() in NON_CONTENT_PAGES:
             continue
