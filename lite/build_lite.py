@@ -313,7 +313,9 @@ def build(out: Path, cache: Path) -> dict:
         (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
         # What the book's "Play live" needs: each lesson's code, and the runtime's files with
         # their sizes (it downloads them first, to say how far along it is).
-        runtime_files = [{"name": p.name, "bytes": p.stat().st_size} for p in sorted(target.iterdir())]
+        # Largest first: the long downloads start before the REPL's own requests queue up.
+        runtime_files = sorted(({"name": p.name, "bytes": p.stat().st_size} for p in target.iterdir()),
+                               key=lambda f: (-f["bytes"], f["name"]))
         (out / "lessons.json").write_text(json.dumps({"lessons": lessons, "runtime": runtime_files},
                                                      indent=1, ensure_ascii=False))
     files = [p for p in out.rglob("*") if p.is_file()]

@@ -59,9 +59,9 @@
   }
 
   // Download every file of the runtime folder, counting bytes, so the status can say how far.
-  function fetchRuntime(files, onBytes) {
+  function fetchRuntime(files, onBytes, signal) {
     return Promise.all(files.map(function (file) {
-      return fetch(LITE + "static/pyodide/" + file.name).then(function (response) {
+      return fetch(LITE + "static/pyodide/" + file.name, { signal: signal }).then(function (response) {
         if (!response.ok) {
           throw new Error("static/pyodide/" + file.name + " (" + response.status + " " + response.statusText + ")");
         }
@@ -143,6 +143,8 @@
     panel.classList.add("cj-live-loading");
     say(panel, "Loading Python… 0%");
     var cells;
+    // Stops the other downloads when one fails, so no late progress hides the failure.
+    var downloads = new AbortController();
     fetch(LITE + "lessons.json").then(function (response) {
       if (!response.ok) throw new Error("lessons.json (" + response.status + " " + response.statusText + ")");
       return response.json();
@@ -161,8 +163,10 @@
       demo.parentNode.insertBefore(frame, demo.nextSibling);
       return fetchRuntime(files, function (bytes) {
         loaded += bytes;
-        say(panel, "Loading Python… " + Math.min(99, Math.floor(100 * loaded / total)) + "%");
-      }).then(function () { return frame; });
+        if (!downloads.signal.aborted) {
+          say(panel, "Loading Python… " + Math.min(99, Math.floor(100 * loaded / total)) + "%");
+        }
+      }, downloads.signal).then(function () { return frame; });
     }).then(function (frame) {
       say(panel, "Starting Python and the lesson…");
       var began = Date.now();
@@ -187,6 +191,7 @@
       button.textContent = "Playing live";
       say(panel, "Live: Python is running in your browser. Every move is computed as you make it.");
     }).catch(function (error) {
+      downloads.abort();
       var text = error.message || String(error);
       if (/^(The lesson|Python did not)/.test(text)) fail(panel, button, text);
       else fail(panel, button, "A file the live lesson needs could not be loaded: " + text + ".");
