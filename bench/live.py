@@ -7,8 +7,8 @@ measures, in Debian's Chromium through Playwright:
 - *cold start*: a fresh browser (empty cache) on the sandbox page; from the click on "Play
   live" to the first legal card of the live sandbox ready to click;
 - *warm start*: the same, on a second visit with the HTTP cache kept;
-- *bytes*: every response of the cold start after the click, raw (the files' sizes) and as
-  gzip would send them (each file gzipped at level 6);
+- *bytes*: what the cold start downloads after the click (responses with a body, not those
+  served from the HTTP cache), raw and as gzip would send them (each file at level 6);
 - *click → table*: the live sandbox, heuristic opponent: from a click on a card to the table
   showing it (the page's own clock, as ``bench/click_latency.py`` measures Voilà);
 - *search decision*: the search opponent's decision time inside the browser's Python (the
@@ -91,7 +91,7 @@ def start(page, url: str, responses: list | None = None) -> float:
     page.goto(url + PAGE, wait_until="load")
     page.locator(".cj-live-button").wait_for()
     if responses is not None:
-        page.on("response", lambda response: responses.append(response.url))
+        page.on("requestfinished", lambda request: responses.append(request))
     t0 = time.perf_counter()
     page.locator(".cj-live-button").click()
     page.wait_for_function("() => document.querySelector('.cj-live-on')", timeout=START_MS)
@@ -167,11 +167,13 @@ def run(click_count: int, decisions: int) -> dict:
             context = browser.new_context(viewport={"width": 1280, "height": 900})
             page = context.new_page()
             page.set_default_timeout(60_000)
-            responses: list[str] = []
-            report["cold_start_s"] = round(start(page, url, responses), 2)
-            files = [f for f in (file_for(u, url) for u in responses) if f is not None]
-            report["cold_requests"] = len(responses)
-            report["cold_mb_raw"] = round(sum(f.stat().st_size for f in files) / 1e6, 2)
+            requests: list = []
+            report["cold_start_s"] = round(start(page, url, requests), 2)
+            # Only what came over the wire: a response from the HTTP cache has no body bytes.
+            sent = [r for r in requests if r.sizes()["responseBodySize"] > 0]
+            files = [f for f in (file_for(r.url, url) for r in sent) if f is not None]
+            report["cold_requests"] = len(sent)
+            report["cold_mb_raw"] = round(sum(r.sizes()["responseBodySize"] for r in sent) / 1e6, 2)
             report["cold_mb_gzip"] = round(sum(len(gzip.compress(f.read_bytes(), 6)) for f in files) / 1e6, 2)
             frame = page.locator("iframe.cj-live-frame").element_handle().content_frame()
             report["click_table_ms"] = clicks(frame, click_count)

@@ -56,6 +56,11 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 FRONTEND_ONLY = {"jupyterlab-widgets", "jupyterlite-pyodide-kernel"}
 # The kernel's own wheels, shipped inside the jupyterlite-pyodide-kernel wheel.
 KERNEL_WHEELS = ("pyodide_kernel-", "piplite-", "ipykernel-", "widgetsnbextension-4.")
+# Packages the kernel asks for by name at start that the lessons never import: each gets a
+# metadata-only stand-in wheel instead of its real one. jedi (4.9 MB, thousands of files to
+# unpack in the browser, with parso) serves IPython's code completion only, which an app view
+# with no code input never requests; IPython imports it lazily, on the first completion.
+STAND_INS = {"jedi": "0.20.1"}
 # Front-end plugins the REPL page does without: the CodeMirror commands plugin fails to
 # activate in the REPL app (a console error) and the REPL never edits code for the reader.
 DISABLED_PLUGINS = ("@jupyterlab/codemirror-extension:commands",)
@@ -197,6 +202,23 @@ def extension_kernel_wheels(pyodide_kernel: Path, work: Path) -> list[Path]:
     return found
 
 
+def stand_in(name: str, version: str, work: Path) -> Path:
+    """A wheel holding only the metadata of ``name`` (see :data:`STAND_INS`): no module."""
+    path = work / f"{name}-{version}-py3-none-any.whl"
+    info = f"{name}-{version}.dist-info"
+    files = {
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+                            "Summary: calijack's stand-in: the live lessons never import it\n",
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: calijack build_lite\n"
+                         "Root-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    files[f"{info}/RECORD"] = "".join(f"{n},,\n" for n in files) + f"{info}/RECORD,,\n"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for member, text in files.items():  # fixed dates: the same bytes on every build
+            archive.writestr(zipfile.ZipInfo(member, date_time=(2026, 1, 1, 0, 0, 0)), text)
+    return path
+
+
 # ------------------------------------------------------------------------------------------
 # The Pyodide lock
 
@@ -292,6 +314,7 @@ def build(out: Path, cache: Path) -> dict:
         kernel = [w for name, w in by_name.items() if name not in FRONTEND_ONLY]
         kernel += extension_kernel_wheels(by_name["jupyterlite-pyodide-kernel"], work)
         kernel.append(calijack_wheel(work))
+        kernel += [stand_in(name, version, work) for name, version in STAND_INS.items()]
         lock = pyodide_lock(runtime, kernel)
         stage = work / "stage"
         stage.mkdir()

@@ -108,3 +108,16 @@ def test_demos_are_live_in_the_browser(monkeypatch):
     assert isinstance(demo, demo_base.LiveDemo)
     demo.control.index = 2
     assert demo.frame.value == demo.frame_value(2)
+
+
+def test_a_stand_in_is_metadata_only_and_always_the_same_bytes(tmp_path):
+    first = build_lite.stand_in("jedi", "0.20.1", tmp_path)
+    with zipfile.ZipFile(first) as archive:
+        assert all(".dist-info/" in name for name in archive.namelist())
+    entry = build_lite.wheel_entry(first)
+    assert (entry["name"], entry["imports"], entry["depends"]) == ("jedi", [], [])
+    again = tmp_path / "again"
+    again.mkdir()
+    assert build_lite.sha256(build_lite.stand_in("jedi", "0.20.1", again)) == entry["sha256"]
+    # Not downloaded as well: a stand-in replaces the real wheel.
+    assert not set(build_lite.STAND_INS) & set(build_lite.pinned(ROOT / "lite" / "kernel-requirements.txt"))
