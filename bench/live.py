@@ -48,7 +48,10 @@ from click_latency import CHROMIUM, CHROMIUM_ARGS, TIMER_JS, summary  # noqa: E4
 
 BOOK = ROOT / "_build" / "html"
 PAGE = "notebooks/07_sandbox.html"
-FIRST_CARD = ".cj-sandbox:not(.cj-busy) .cj-hand .cj-hand-card.cj-legal"
+# A legal card of the learner's, ready: the button hand, and the card table of issue 9 (main).
+LEGAL = ".cj-hand .cj-hand-card.cj-legal, .cj-you .cj-play.cj-can"
+FIRST_CARD = (".cj-sandbox:not(.cj-busy) .cj-hand .cj-hand-card.cj-legal, "
+              ".cj-table-view:not(.cj-busy) .cj-you .cj-play.cj-can")
 START_MS = 300_000
 # Runs in the browser's Python (the REPL): the search opponent's decisions, timed one by one.
 SEARCH_CODE = """
@@ -112,7 +115,7 @@ def clicks(frame, count: int) -> dict:
             frame.wait_for_selector(".cj-end", state="hidden")
             frame.wait_for_selector(FIRST_CARD)
             continue
-        frame.locator(".cj-hand .cj-hand-card.cj-legal").first.click()
+        frame.locator(LEGAL).first.click()
         frame.wait_for_function(f"() => window.__cj.done && window.__cj.table.length === {made + 1}",
                                 timeout=60_000)
         made += 1
