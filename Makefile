@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 BOOK_PORT ?= 8000
 VOILA_PORT ?= 8866
 
-.PHONY: env chromium book test serve bench lock clean
+.PHONY: env chromium npm lite book test serve bench lock clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,8 +24,20 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else echo "chromium is missing: run 'sudo apt-get install chromium' (or make test as root)" >&2; exit 1; fi
 
-# The published book, built with warnings as errors.
-book: env
+# npm fetches the Pyodide runtime (npm `pyodide`) for the live lessons: Debian's package if missing.
+npm:
+	@if command -v npm >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; \
+	else echo "npm is missing: run 'sudo apt-get install npm' (or make as root)" >&2; exit 1; fi
+
+# The live lessons' static site (_build/lite): the Pyodide runtime, the kernel's wheels and
+# JupyterLite's REPL. Downloads are pinned and cached in _build/lite-cache (see lite/build_lite.py).
+lite: env npm
+	$(PY) lite/build_lite.py
+
+# The published book, built with warnings as errors (the live site is copied in as lite/).
+book: env lite
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 
 test: env chromium book

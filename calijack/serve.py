@@ -144,6 +144,10 @@ def stop_process_group(process: subprocess.Popen, timeout: float = 20) -> None:
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    # The live lessons' Python (lite/) needs these two right on any host (see the README).
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".mjs": "text/javascript"}
+
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
         pass
 

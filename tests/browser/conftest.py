@@ -86,7 +86,8 @@ def book_pages(root: Path = BOOK_HTML) -> list[str]:
     pages = []
     for path in sorted(root.rglob("*.html")):
         rel = path.relative_to(root)
-        if rel.parts[0] in {"_static", "_sources", "_images", "_downloads"}:
+        # lite/ is the live lessons' JupyterLite site (tests/browser/test_live_book.py), not a page.
+        if rel.parts[0] in {"_static", "_sources", "_images", "_downloads", "lite"}:
             continue
         if rel.as_posix() in NON_CONTENT_PAGES:
             continue
@@ -434,6 +435,10 @@ def page_checks():
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    # The live lessons' Python (lite/) needs these two right on any host (see the README).
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".mjs": "text/javascript"}
+
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
         pass
 
