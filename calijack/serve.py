@@ -150,7 +150,8 @@ def _fail(message: str, code: int = 2) -> int:
     return code
 
 
-def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The options of ``python -m calijack.serve``."""
     parser = argparse.ArgumentParser(
         prog="python -m calijack.serve",
         description="Serve the built book and the Voilà lessons on 127.0.0.1.",
@@ -173,8 +174,21 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def lessons_command(args: argparse.Namespace) -> list[str]:
+    """The Voilà command ``main`` runs for the lessons, from its parsed options (the load
+    benchmark starts the same server)."""
+    return voila_command(
+        args.notebooks.resolve(),
+        args.voila_port,
+        pool_size=max(args.pool_size, 0),
+        cull_idle_timeout=max(args.cull_idle_timeout, 0),
+        cull_interval=max(args.cull_interval, 1),
+        log_level=args.voila_log_level,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parse(argv)
+    args = parse_args(argv)
     book = args.book.resolve()
     if not (book / "index.html").is_file():
         return _fail(
@@ -206,14 +220,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
 
-    cmd = voila_command(
-        notebooks,
-        args.voila_port,
-        pool_size=max(args.pool_size, 0),
-        cull_idle_timeout=max(args.cull_idle_timeout, 0),
-        cull_interval=max(args.cull_interval, 1),
-        log_level=args.voila_log_level,
-    )
+    cmd = lessons_command(args)
     # Own session: the terminal's Ctrl-C reaches only us; we stop Voilà with SIGTERM, on
     # which it shuts its kernels down.
     voila = subprocess.Popen(cmd, cwd=notebooks, env=voila_env(), start_new_session=True,
