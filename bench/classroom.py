@@ -17,9 +17,9 @@ speaks what the browser's Voilà page speaks, with plain HTTP and websocket clie
    (``POST /voila/api/shutdown/<kernel>`` with the ``_xsrf`` cookie's value, or nothing).
 
 Reports per N: render p50/p95, click → update p50/p95, failures (and learners turned away
-with the "lessons are full" page), memory per kernel and in total (server + kernels, RSS
-and PSS), shutdown beacons accepted, and kernels left ``--linger`` seconds after every
-learner has gone. Bounded in time, 127.0.0.1 only; it stops its server by itself.
+with the "lessons are full" page), widget models per sandbox, memory per kernel and in total
+(server + kernels, RSS and PSS), shutdown beacons accepted, and kernels left ``--linger``
+seconds after every learner has gone. Bounded in time, 127.0.0.1 only; it stops its server by itself.
 
     .venv/bin/python bench/classroom.py [--learners 10 20 30] [--clicks 3] [--json]
         [--server-args="--pool-size 2"]
@@ -61,6 +61,26 @@ _CONFIG_RE = re.compile(r'<script id="jupyter-config-data" type="application/jso
 _OUTPUT_RE = re.compile(r'<script type="application/vnd.voila.cell-output\+json">(.*?)</script>', re.S)
 _PLAYS_RE = re.compile(r'data-plays="(\d+)"')
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def pack_v1(channel: str, parts: list[bytes]) -> bytes:
+    """A message in the kernel websocket protocol v1 (what JupyterLab's services speak):
+    the number of offsets, the offsets (little-endian uint64), the channel, then the parts."""
+    name = channel.encode()
+    offsets = [8 * (len(parts) + 3)]
+    for chunk in (name, *parts):
+        offsets.append(offsets[-1] + len(chunk))
+    head = len(offsets).to_bytes(8, "little") + b"".join(o.to_bytes(8, "little") for o in offsets)
+    return head + name + b"".join(parts)
+
+
+def unpack_v1(raw: bytes) -> dict:
+    """The message in a v1 websocket frame (its binary buffers are left out)."""
+    count = int.from_bytes(raw[:8], "little")
+    offsets = [int.from_bytes(raw[8 * (i + 1):8 * (i + 2)], "little") for i in range(count)]
+    parts = [raw[offsets[i]:offsets[i + 1]] for i in range(1, min(count - 1, 5))]
+    header, parent, metadata, content = (json.loads(p) for p in parts[:4])
+    return {"header": header, "parent_header": parent, "metadata": metadata, "content": content}
 
 
 class Failure(Exception):
@@ -166,14 +186,15 @@ class Learner:
         header = {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "username": "learner",
                   "session": self.session, "date": "", "version": "5.3"}
         return {"header": header, "parent_header": {}, "metadata": metadata or {},
-                "content": content, "channel": channel, "buffers": []}
+                "content": content, "channel": channel}
 
     async def send(self, msg_type: str, content: dict, metadata=None, reply: bool = False):
         msg = self._message(msg_type, content, metadata=metadata)
         future = None
         if reply:
             future = self.replies[msg["header"]["msg_id"]] = asyncio.get_running_loop().create_future()
-        await self.ws.write_message(json.dumps(msg))
+        parts = [json.dumps(msg[k]).encode() for k in ("header", "parent_header", "metadata", "content")]
+        await self.ws.write_message(pack_v1("shell", parts), binary=True)
         return future
 
     async def _read(self) -> None:
@@ -181,11 +202,7 @@ class Learner:
             raw = await self.ws.read_message()
             if raw is None:
                 return
-            if isinstance(raw, bytes):  # legacy binary frame: count, offsets, then the JSON
-                offsets = [int.from_bytes(raw[4 + 4 * i:8 + 4 * i], "big")
-                           for i in range(int.from_bytes(raw[:4], "big"))]
-                raw = raw[offsets[0]:offsets[1] if len(offsets) > 1 else None]
-            msg = json.loads(raw)
+            msg = unpack_v1(raw)
             kind = msg["header"]["msg_type"]
             parent = (msg.get("parent_header") or {}).get("msg_id")
             if kind.endswith("_reply") and parent in self.replies:
@@ -257,7 +274,8 @@ class Learner:
         try:
             self.ws = await websocket_connect(HTTPRequest(url, headers=self._cookie_header(),
                                                           request_timeout=timeout),
-                                              max_message_size=256 * 2**20)
+                                              max_message_size=256 * 2**20,
+                                              subprotocols=["v1.kernel.websocket.jupyter.org"])
         except Exception as error:  # noqa: BLE001 - any refusal is one failure
             raise Failure(f"websocket: {type(error).__name__}") from None
         self.reader = asyncio.ensure_future(self._read())
@@ -321,11 +339,12 @@ async def learner(i: int, n: int, args, client, ready: list, all_done: asyncio.E
     await asyncio.sleep(args.spread * i / max(n - 1, 1))
     me = Learner(args.base, args.click_timeout)
     result = {"ok": False, "failure": None, "render_s": None, "clicks_ms": [], "beacon": None,
-              "fallback": False}
+              "fallback": False, "models": None}
     start = time.monotonic()
     try:
         await asyncio.wait_for(me.open(client, args.render_timeout), args.render_timeout)
         result["render_s"] = time.monotonic() - start
+        result["models"] = len(me.states)
         for _ in range(args.clicks):
             ms = await me.click()
             if ms is None:
@@ -397,6 +416,7 @@ def run(n: int, args) -> dict:
         report["render_s"] = summary([r["render_s"] for r in results if r["render_s"] is not None])
         report["click_ms"] = summary([ms for r in results for ms in r["clicks_ms"]], 0)
         report["widget_fallback"] = sum(r["fallback"] for r in results)
+        report["widget_models"] = summary([r["models"] for r in results if r["models"]], 0)
         beacons: dict[str, int] = {}
         for r in results:
             beacons[str(r["beacon"])] = beacons.get(str(r["beacon"]), 0) + 1
@@ -418,7 +438,8 @@ def show(report: dict) -> None:
     print(f"N={report['learners']}: {report['ok']} working sandboxes, {report['turned_away']} turned away "
           f"(lessons full), failures {report['failures'] or 'none'}")
     print(f"  render       p50 {r['p50']} s, p95 {r['p95']} s, max {r['max']} s "
-          f"({report['widget_fallback']} fell back to one request per widget)")
+          f"({report['widget_models']['p50']} widget models each; {report['widget_fallback']} pages fell "
+          "back to one request per model)")
     print(f"  click→update p50 {c['p50']} ms, p95 {c['p95']} ms, max {c['max']} ms ({c['n']} clicks)")
     print(f"  memory       per kernel RSS p50 {p['kernel_rss_mb']['p50']} MB (PSS {p['kernel_pss_mb']['p50']}); "
           f"total RSS {b['total_rss_mb']} MB before -> {p['total_rss_mb']} MB with {p['kernels']} kernels "
