@@ -135,6 +135,17 @@ def memory(server: psutil.Process) -> dict:
             "total_pss_mb": round(server_pss + sum(p for _, p in kernels))}
 
 
+def cpu_seconds(server: psutil.Process) -> dict:
+    """CPU seconds (user + system) used so far by the server and by its live kernels."""
+    def used(proc):
+        try:
+            times = proc.cpu_times()
+            return times.user + times.system
+        except psutil.Error:
+            return 0.0
+    return {"server": used(server), "kernels": sum(used(k) for k in kernels_of(server))}
+
+
 def wait_until_quiet(server: psutil.Process, limit: float = 300) -> float:
     """Wait until the server and its kernels use < 10 % of a core for 2 s in a row (the
     pre-heated kernels have run their lessons); return the seconds waited."""
@@ -380,6 +391,7 @@ async def classroom(n: int, args, server: psutil.Process) -> tuple[list[dict], d
     while ready[0] < n and time.monotonic() < deadline:
         await asyncio.sleep(0.5)
     peak = await asyncio.get_running_loop().run_in_executor(None, memory, server)
+    peak["cpu_s"] = cpu_seconds(server)
     all_done.set()
     results = await asyncio.wait_for(asyncio.gather(*tasks), 120)
     client.close()
@@ -403,6 +415,7 @@ def run(n: int, args) -> dict:
         server = psutil.Process(process.pid)
         report["warmup_s"] = wait_until_quiet(server)
         report["baseline"] = memory(server)
+        report["baseline"]["cpu_s"] = cpu_seconds(server)
         started = time.monotonic()
         results, peak = asyncio.run(classroom(n, args, server))
         report["wall_s"] = round(time.monotonic() - started, 1)
@@ -422,9 +435,22 @@ def run(n: int, args) -> dict:
             beacons[str(r["beacon"])] = beacons.get(str(r["beacon"]), 0) + 1
         report["shutdown_beacons"] = beacons
         report["peak"] = peak
+        # CPU spent during the class: the server's, and its kernels' (those alive at the peak;
+        # pre-heated ones count only what they spent after the baseline was taken).
+        report["class_cpu_s"] = {k: round(peak["cpu_s"][k] - report["baseline"]["cpu_s"][k], 1)
+                                 for k in ("server", "kernels")}
         time.sleep(args.linger)
         report["after_linger"] = memory(server)
         report["linger_s"] = args.linger
+        # More classes on the same server: does it come back to the same size each time?
+        report["later_rounds"] = []
+        for _ in range(args.rounds - 1):
+            results, _peak = asyncio.run(classroom(n, args, server))
+            time.sleep(args.linger)
+            after = memory(server)
+            report["later_rounds"].append({"ok": sum(r["ok"] for r in results), "kernels_after": after["kernels"],
+                                           "server_rss_mb": after["server_rss_mb"],
+                                           "total_rss_mb": after["total_rss_mb"]})
         report["load_average"] = [round(x, 1) for x in os.getloadavg()]
     finally:
         serve.stop_process_group(process)
@@ -446,7 +472,12 @@ def show(report: dict) -> None:
           f"-> {a['total_rss_mb']} MB after (PSS {b['total_pss_mb']} -> {p['total_pss_mb']} -> {a['total_pss_mb']})")
     print(f"  kernels      {b['kernels']} before, {p['kernels']} at the peak, {a['kernels']} left "
           f"{report['linger_s']} s after everyone left; shutdown beacons {report['shutdown_beacons']}")
-    print(f"  warm-up {report['warmup_s']} s, run {report['wall_s']} s, load average {report['load_average']}")
+    for k, later in enumerate(report["later_rounds"], start=2):
+        print(f"  class {k}: {later['ok']} working; then {later['kernels_after']} kernels, server "
+              f"{later['server_rss_mb']} MB, total {later['total_rss_mb']} MB")
+    print(f"  CPU during the class: server {report['class_cpu_s']['server']} s, kernels "
+          f"{report['class_cpu_s']['kernels']} s; warm-up {report['warmup_s']} s, run {report['wall_s']} s, "
+          f"load average {report['load_average']} on {os.cpu_count()} cores")
 
 
 def main(argv=None) -> int:
@@ -458,10 +489,13 @@ def main(argv=None) -> int:
     parser.add_argument("--render-timeout", type=float, default=300.0)
     parser.add_argument("--click-timeout", type=float, default=60.0)
     parser.add_argument("--linger", type=float, default=120.0, help="seconds to wait before counting kernels left")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="classes in a row on the same server (memory after each)")
     parser.add_argument("--server-args", default="", help="extra options for calijack.serve's lesson server")
     parser.add_argument("--json", action="store_true", help="one JSON line per N")
     args = parser.parse_args(argv)
     for n in args.learners:
+        args.rounds = max(1, min(args.rounds, 5))
         report = run(max(1, min(n, 100)), args)
         print(json.dumps(report)) if args.json else show(report)
         sys.stdout.flush()

@@ -8,7 +8,8 @@
     "the lessons are full" page (the template's ``503.html``), never a broken lesson;
   - a pre-heated kernel is checked alive (and its pre-rendered lesson whole) before a learner
     gets it; a dead one is dropped and replaced;
-  - pools sized per lesson (``pool_sizes``), so the sandbox can keep more kernels ready;
+  - pools sized per lesson (``pool_sizes``), so the sandbox can keep more kernels ready, and
+    filled ``fill_concurrency`` kernels at a time, so refills do not starve the learners;
   - kernels idle ``cull_idle_timeout`` seconds go when no page is connected to them, after
     ``cull_connected_timeout`` when a page still is (a forgotten tab);
   - the dead are not restarted (``KernelRestarter.restart_limit = 0`` in the configuration):
@@ -49,12 +50,13 @@ class LessonsFull(web.HTTPError):
 def _checked_pool_size(voila_get_pool_size):
     @functools.wraps(voila_get_pool_size)
     def get_pool_size(self, notebook_name: str) -> int:
-        # The handler takes a pooled kernel only when this is > 0: so no pool for a newcomer
-        # past the cap (it then starts a kernel, which refuses), and no dead kernels counted.
+        # The handler takes a pooled kernel only when this is > 0: none for a newcomer past the
+        # cap (it then starts a kernel, which refuses), and only kernels ready or on their way:
+        # one still queued behind other fills would come later than a kernel started now.
         if self._full():
             return 0
         self._replace(notebook_name, self._prune(notebook_name))
-        return voila_get_pool_size(self, notebook_name)
+        return len(self._available(notebook_name))
     return get_pool_size
 
 
@@ -65,7 +67,12 @@ def _checked_handout(voila_get_rendered_notebook):
         await self._drop_dead(notebook_name)
         if self._full():
             raise LessonsFull(self.max_learners)
-        if not self._pools.get(notebook_name):
+        pool = self._pools.setdefault(notebook_name, [])
+        available = self._available(notebook_name)
+        if available:  # Voilà hands out the first entry: make it the best one
+            pool.remove(available[0])
+            pool.insert(0, available[0])
+        elif not pool:
             # Every pooled kernel was dead: start one now (the learner waits as for a new one).
             self.fill_if_needed(delay=0, notebook_name=notebook_name)
         render_task, rendered, kernel_id = await voila_get_rendered_notebook(
@@ -73,6 +80,24 @@ def _checked_handout(voila_get_rendered_notebook):
         self._learners.add(kernel_id)
         return render_task, rendered, kernel_id
     return get_rendered_notebook
+
+
+def _throttled_fill(voila_initialize):
+    @functools.wraps(voila_initialize)
+    async def _initialize(self, notebook_path: str, kernel_id: str | None = None, **kwargs):
+        if kernel_id is not None:  # a restart, not a fill
+            return await voila_initialize(self, notebook_path, kernel_id, **kwargs)
+        # A pool entry is this very task (Voilà awaits this coroutine in it): it is "started"
+        # once it holds a slot, and holds it until its lesson is rendered (or handed out).
+        async with self._fill_slots:
+            task = asyncio.current_task()
+            self._filling.add(task)
+            task.add_done_callback(self._filling.discard)
+            content = await voila_initialize(self, notebook_path, kernel_id, **kwargs)
+            with contextlib.suppress(Exception):
+                await asyncio.shield(content["task"])
+            return content
+    return _initialize
 
 
 class LessonKernelManager(AsyncMappingKernelManager):
@@ -89,19 +114,26 @@ class LessonKernelManager(AsyncMappingKernelManager):
     pool_sizes = Dict(value_trait=Integer(), config=True, help="""Pre-heated kernels kept for
         each named lesson (path under the lessons folder), instead of Voilà's pool_size.""")
 
+    fill_concurrency = Integer(1, config=True, help="""Pre-heated kernels started at the same
+        time, when the pools first fill and when learners have taken kernels from them: more
+        would take the processor from the learners already playing.""")
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # Voilà builds its pre-heating class on top of the configured one
         # (voila.voila_kernel_manager.voila_kernel_manager_factory), so its methods come first:
-        # the two that hand out pooled kernels are wrapped here with the checks above.
+        # the ones that count, hand out and fill pooled kernels are wrapped with the above.
         super().__init_subclass__(**kwargs)
         if "get_rendered_notebook" in cls.__dict__:
             cls.get_pool_size = _checked_pool_size(cls.__dict__["get_pool_size"])
             cls.get_rendered_notebook = _checked_handout(cls.__dict__["get_rendered_notebook"])
+            cls._initialize = _throttled_fill(cls.__dict__["_initialize"])
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._learners: set[str] = set()  # kernels of lesson pages (not waiting in a pool)
         self._starting = 0  # learner kernels being started, counted against the cap at once
+        self._fill_slots = asyncio.Semaphore(max(self.fill_concurrency, 1))
+        self._filling: set[asyncio.Task] = set()  # pool entries starting now (holding a slot)
         pools = getattr(self, "kernel_pools_config", None)  # only with Voilà's pre-heating
         if pools is not None and self.pool_sizes:
             default = pools.get("default", {})
@@ -140,11 +172,25 @@ class LessonKernelManager(AsyncMappingKernelManager):
             self._replace(name, self._prune(name))
 
     async def shutdown_kernel(self, kernel_id: str, now: bool = False, restart: bool = False) -> None:
-        """Shut a kernel down and free its seat; a page still connected is told it died."""
+        """Shut a kernel down and free its seat; a page still connected is told it died.
+
+        A kernel already gone is no error: a page whose kernel died still asks, as its tab
+        closes, for that kernel to be shut down.
+        """
         self._learners.discard(kernel_id)
+        if kernel_id not in self:
+            return None
         if not restart:
             _tell_pages_dead(kernel_id)
         return await super().shutdown_kernel(kernel_id, now=now, restart=restart)
+
+    async def shutdown_all(self, now: bool = False) -> None:
+        """Shut every kernel down; pool fills still waiting for their turn are dropped unstarted."""
+        for pool in getattr(self, "_pools", {}).values():
+            for task in [t for t in pool if not t.done() and t not in self._filling]:
+                pool.remove(task)
+                task.cancel()
+        return await super().shutdown_all(now=now)
 
     # -- pre-heated kernels --------------------------------------------------------------------
     def _pool_entry(self, task: asyncio.Future) -> tuple[str | None, bool]:
@@ -157,6 +203,12 @@ class LessonKernelManager(AsyncMappingKernelManager):
         render = content["task"]
         broken = render.done() and (render.cancelled() or render.exception() is not None)
         return content["kernel_id"], content["kernel_id"] in self and not broken
+
+    def _available(self, notebook_name: str) -> list[asyncio.Future]:
+        """A lesson's pool entries a learner may take: ready ones first, then those starting."""
+        pool = getattr(self, "_pools", {}).get(notebook_name, [])
+        ready = [task for task in pool if task.done()]
+        return ready + [task for task in pool if not task.done() and task in self._filling]
 
     def _prune(self, notebook_name: str) -> list[str]:
         """Drop unusable entries from a lesson's pool; return their kernels still in the map."""

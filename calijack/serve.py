@@ -1,17 +1,19 @@
-"""Serve the built book and the Voilà lessons, on this machine only (127.0.0.1).
+"""Serve the built book and the Voilà lessons, on this machine only (127.0.0.1) by default.
 
     python -m calijack.serve --book _build/html --book-port 8000 --voila-port 8866
 
 - The book: the static site in ``--book`` over a threaded HTTP server.
-- The lessons: Voilà over the ``--notebooks`` folder (tree mode), with a pool of pre-heated
-  kernels for every notebook in it (Voilà 0.5 pre-heats each notebook found under its root
-  folder when it is given a folder), idle kernels culled, and calijack's Voilà template,
-  which loads nothing from another host.
+- The lessons: Voilà over the ``--notebooks`` folder (tree mode), run with calijack's Voilà
+  configuration (``calijack/jupyter_config/voila.py``: its template, which loads nothing from
+  another host; the Host check; no tracebacks; timeouts; the kernel rules of
+  ``calijack.classroom``). This module adds what a class needs: pre-heated kernels (more for
+  the sandbox, ``--sandbox-pool``), a cap on lesson pages (``--max-learners``), idle limits,
+  a token (``--token``) and, with both a token and a name, the network (``--listen``).
 
 Ctrl-C (or SIGTERM) stops both; Voilà shuts its kernels down first.
 
 The helpers :func:`voila_command` and :func:`voila_env` are the one place that says how
-calijack runs Voilà; the browser tests use them too.
+calijack runs Voilà; the browser tests and the benchmarks use them too.
 """
 
 from __future__ import annotations

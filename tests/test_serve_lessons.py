@@ -61,8 +61,14 @@ def test_the_configuration_waits_for_slow_lessons_and_culls_idle_kernels():
     assert config.KernelRestarter.restart_limit == 0
 
 
-def test_the_repository_voila_py_loads_the_same_configuration():
-    assert load(REPO) == load(serve.JUPYTER_CONFIG)
+def test_the_environment_settings_load_the_same_configuration():
+    # make env copies calijack/jupyter_config/environment/voila.py to .venv/etc/jupyter.
+    assert load(serve.JUPYTER_CONFIG / "environment") == load(serve.JUPYTER_CONFIG)
+
+
+def test_nothing_at_the_top_of_the_repository_shadows_voila():
+    # `python -m voila` started there would import a voila.py found there instead of Voilà.
+    assert not (REPO / "voila.py").exists() and not (REPO / "voila").exists()
 
 
 def test_a_token_is_read_from_the_environment_and_kept_from_the_kernels(monkeypatch):

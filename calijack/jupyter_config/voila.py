@@ -1,10 +1,12 @@
 """calijack's Voilà configuration: the lessons, locked down and ready for a classroom.
 
 Voilà reads ``voila.py`` and ``voila.json`` from the folder it is started in and from each
-folder of ``jupyter --paths`` "config" (``JUPYTER_CONFIG_PATH`` first).
-``calijack.serve.voila_env`` puts this folder on ``JUPYTER_CONFIG_PATH`` (``make serve``, the
-tests, the benchmarks), and the repository's top-level ``voila.py`` loads this file, so a plain
-``voila notebooks/…`` started there runs the same way. Command-line options still win.
+folder of ``jupyter --paths`` "config" (``JUPYTER_CONFIG_PATH`` first, then the environment's
+``etc/jupyter``). ``calijack.serve.voila_env`` puts this folder on ``JUPYTER_CONFIG_PATH``
+(``make serve``, the tests, the benchmarks), and ``make env`` puts a ``voila.py`` that loads
+this file in the environment's ``etc/jupyter``, so a plain ``voila notebooks/…`` runs the same
+way. (Not a ``voila.py`` at the top of the repository: ``python -m voila`` started there would
+import it instead of Voilà.) Command-line options still win.
 """
 
 import os
@@ -41,6 +43,8 @@ c.VoilaExecutor.cell_error_instruction = "Reload the page to start the lesson ag
 if os.environ.get("JUPYTER_TOKEN"):
     c.Voila.token = os.environ.pop("JUPYTER_TOKEN")
 c.Voila.identity_provider_class = "calijack.classroom.LessonIdentityProvider"
+# The login page asks for the token only (no "set a password" form: a learner has no use for it).
+c.LessonIdentityProvider.allow_password_change = False
 
 # -- A slow lesson is slow, never silently empty ------------------------------------------------
 # nbclient waits 4 s by default for a cell's output after the kernel has answered, then goes on

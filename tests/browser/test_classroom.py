@@ -160,17 +160,24 @@ def test_a_culled_kernel_is_told_and_unconnected_ones_go_first(voila_app, page):
                              .split("</script>")[0])["kernelId"]
     wait_until(lambda: not kernel_known(app, unconnected), 30, "the unconnected kernel was not culled")
     assert kernel_known(app, connected), "the connected kernel went with the unconnected one"
-    expect_lost(page, "dead")
-    assert not kernel_known(app, connected)
+    expect_lost(page, "dead")  # told as the shutdown begins
+    wait_until(lambda: not kernel_known(app, connected), 20, "the connected kernel was not culled")
 
 
-def test_a_restarted_server_is_told(voila_app, page):
+def test_a_restarted_server_is_told(voila_app, page, page_guard):
     app = voila_app(LESSON)
     page.goto(app.url)
     wait_for_sandbox(page)
+    kernel = kernel_id(page)
     app.stop()
     voila_app(LESSON, port=app.port)  # the same address, none of the old kernels
     expect_lost(page, "gone")
+    # The server went away under the page: Chromium itself logs the refused websocket and the
+    # 404s for the kernel the new server does not know (the page's reconnection, and its
+    # check). Those, and only those, are what this fault looks like; anything else fails.
+    fault = (f"/api/kernels/{kernel}/channels?", f"/api/kernels/{kernel}?", f"/api/kernels/{kernel}:")
+    page_guard.console_errors[:] = [e for e in page_guard.console_errors
+                                    if not any(part in e for part in fault)]
 
 
 def test_a_dead_pre_heated_kernel_is_never_handed_out(voila_app, page):
@@ -205,13 +212,18 @@ def test_a_foreign_host_header_gets_403(voila_app):
         assert status == 200 and "California Jack: lessons" in html, host
 
 
-def test_the_lessons_full_page(voila_app, page, new_page):
+def test_the_lessons_full_page(voila_app, page, new_page, page_guard):
     app = voila_app(LESSON, max_learners=1)
     page.goto(app.url)
     wait_for_sandbox(page)
     late = new_page()
     response = late.goto(app.url)
     assert response.status == 503
+    # Chromium logs every response of status 400 or more, this document too; that line, and
+    # only it, is the 503 this test asks for.
+    full = f"status of 503 (The lessons are full) ({app.url}:"
+    assert sum(full in e for e in page_guard.console_errors) == 1, page_guard.console_errors
+    page_guard.console_errors[:] = [e for e in page_guard.console_errors if full not in e]
     expect(late.get_by_role("heading", level=1)).to_have_text(FULL)
     assert late.locator(".cj-sandbox").count() == 0
     retry = late.get_by_role("link", name="Try again now")
@@ -234,8 +246,9 @@ def test_the_token_option(voila_app, page, new_page):
     assert kernels_of(app) == []
     page.goto(app.url)
     assert "/login" in page.url
-    page.locator("input[type=password]").fill(token)
-    page.locator("input[type=password]").press("Enter")
+    field = page.get_by_role("textbox", name="Password or token:")
+    field.fill(token)
+    field.press("Enter")
     wait_for_sandbox(page)
     play_a_card(page)
     other = new_page()
@@ -264,7 +277,9 @@ def test_no_traceback_reaches_the_page(voila_app, page, tmp_path):
 
 
 def test_a_plain_voila_started_in_the_repository_is_locked_down(tmp_path):
-    """`voila notebooks/…` at the top of the repository reads its voila.py: the same settings."""
+    """`voila notebooks/…` of this environment reads calijack's settings, with no variable set."""
+    installed = Path(sys.prefix) / "etc" / "jupyter" / "voila.py"
+    assert installed.is_file(), f"{installed} is missing: `make env` installs it"
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
