@@ -49,7 +49,7 @@ c.LessonIdentityProvider.allow_password_change = False
 # -- A slow lesson is slow, never silently empty ------------------------------------------------
 # nbclient waits 4 s by default for a cell's output after the kernel has answered, then goes on
 # without it: under load the sandbox's cell came back empty. Wait long, and if even that runs
-# out, show the cell as failed (the template says so) instead of leaving it out.
+# out, the cell shows cell_timeout_instruction below instead of being left out in silence.
 c.VoilaExecutor.iopub_timeout = 180
 c.VoilaExecutor.raise_on_iopub_timeout = True
 c.VoilaExecutor.timeout = 300
