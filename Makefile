@@ -9,10 +9,15 @@ VOILA_PORT ?= 8866
 
 .PHONY: env chromium npm lite book test serve bench lock clean
 
-$(STAMP): requirements.txt pyproject.toml
+# Copied to .venv/etc/jupyter/voila.py: any `voila` of the environment reads calijack's lesson
+# settings (README: lessons for a class).
+VOILA_SETTINGS := calijack/jupyter_config/environment/voila.py
+
+$(STAMP): requirements.txt pyproject.toml $(VOILA_SETTINGS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	mkdir -p $(VENV)/etc/jupyter && cp $(VOILA_SETTINGS) $(VENV)/etc/jupyter/voila.py
 	touch $@
 
 env: $(STAMP)
