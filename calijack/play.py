@@ -257,14 +257,15 @@ class Session:
         """:meth:`record` as compact JSON text."""
         return records.dumps(self.record(kind))
 
-    def load(self, record: str | Mapping) -> "Session":
+    def load(self, record: str | bytes | Mapping) -> "Session":
         """Replace the game by a record's (JSON text or object), positioned after its last play.
 
         A bad record raises :class:`SessionError` saying what is wrong and changes nothing.
         The computer does not move by itself: call :meth:`advance` if it is its turn.
         """
         try:
-            read = records.loads(record) if isinstance(record, str) else records.read_record(record)
+            read = (records.loads(record) if isinstance(record, (str, bytes, bytearray))
+                    else records.read_record(record))
         except RecordError as error:
             raise SessionError(say("bad_record", error=error.message)) from None
         states = read.states if isinstance(read, MatchRecord) else (read,)
@@ -275,8 +276,8 @@ class Session:
         base = Match(rules, first)
         for state in states[:-1]:
             base = base.add(state.result())
-        text = record if isinstance(record, str) else json.dumps(record, sort_keys=True, default=str)
-        self._seed = zlib.crc32(text.encode("utf-8", "surrogatepass"))
+        text = record if isinstance(record, (str, bytes, bytearray)) else json.dumps(record, sort_keys=True, default=str)
+        self._seed = zlib.crc32(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
         self._done, self._base, self._state = tuple(states[:-1]), base, states[-1]
         self._pending = rules
         return self

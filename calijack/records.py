@@ -107,7 +107,7 @@ def _cards(raw: Any, where: str, count: int | None, seat: int | None = None):
 def _check_keys(data: dict, allowed: set[str], what: str, deal: int | None = None):
     for key in data:
         if key not in allowed:
-            raise RecordError(f"unknown field {key!r} in {what} (expected: {', '.join(sorted(allowed))})",
+            raise RecordError(f"unknown field {quoted(key)} in {what} (expected: {', '.join(sorted(allowed))})",
                               deal=deal)
 
 
