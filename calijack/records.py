@@ -219,12 +219,13 @@ def read_record(data: Any) -> State | MatchRecord:
 
 def loads(text: str | bytes) -> State | MatchRecord:
     """Read a record from JSON text (bytes are read as UTF-8); a leading byte-order mark is allowed."""
-    if isinstance(text, (bytes, bytearray)):
-        text = _decode(bytes(text), "the record")
-    if not isinstance(text, str):
+    if not isinstance(text, (str, bytes, bytearray)):
         raise RecordError(say("record_not_text", kind=type(text).__name__))
-    if len(text) > MAX_RECORD_BYTES:
-        raise RecordError(say("record_text_too_big", size=len(text), limit=MAX_RECORD_BYTES))
+    if len(text) > MAX_RECORD_BYTES:  # characters, or bytes: either way before any work
+        raise RecordError(say("record_text_too_big", size=len(text), limit=MAX_RECORD_BYTES,
+                              unit="characters" if isinstance(text, str) else "bytes"))
+    if not isinstance(text, str):
+        text = _decode(bytes(text), "the record")
     text = text.removeprefix("\ufeff")
     try:
         data = json.loads(text)

@@ -49,7 +49,7 @@ MESSAGES = {
     "record_unreadable": "cannot read {path}: {reason}",
     "record_not_file": "{path} is {kind}, not a regular file, so it is not read",
     "record_too_big": "{path} holds {size} bytes; a record may hold at most {limit:,} bytes",
-    "record_text_too_big": "the record is {size:,} characters long; a record may hold at most {limit:,}",
+    "record_text_too_big": "the record is {size:,} {unit} long; a record may hold at most {limit:,}",
     "record_not_utf8": "{what} is not UTF-8 text (byte 0x{byte:02x} at offset {offset:,})",
     "record_not_text": "a record is JSON text or an object, not {kind}",
     "record_too_deep": "lists and objects are nested more than {limit} deep; a record needs at most {needed}",
