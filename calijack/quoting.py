@@ -31,24 +31,29 @@ class _Short(reprlib.Repr):
         self.maxstring = 48
         self.maxother = 48
 
+    def _cut(self, head: str, length: int, unit: str, whole: bool) -> str:
+        # Escapes (\\x01, \\u2028) can make even a short value's repr long: cut that too.
+        if whole and len(head) <= self.maxstring + 3:
+            return head
+        return f"{head[:-1][:self.maxstring + 2]}…{head[-1]} ({length:,} {unit})"
+
     def repr_str(self, x: str, level: int) -> str:
-        if len(x) <= self.maxstring:
-            return repr(x)
-        head = repr(x[:self.maxstring])
-        return f"{head[:-1]}…{head[-1]} ({len(x):,} characters)"
+        return self._cut(repr(x[:self.maxstring]), len(x), "characters", len(x) <= self.maxstring)
 
     def repr_bytes(self, x: bytes, level: int) -> str:
-        if len(x) <= self.maxstring:
-            return repr(x)
-        head = repr(x[:self.maxstring])
-        return f"{head[:-1]}…{head[-1]} ({len(x):,} bytes)"
+        return self._cut(repr(x[:self.maxstring]), len(x), "bytes", len(x) <= self.maxstring)
 
     def repr_int(self, x: int, level: int) -> str:
-        if x.bit_length() <= _LONG_INT_BITS:
+        bits = x.bit_length()
+        if bits <= _LONG_INT_BITS:
             return repr(x)
-        # repr() of a number over 4300 digits raises ValueError; say its size instead.
-        digits = int((x.bit_length() - 1) * 0.30102999566398) + 1
-        return f"a {'negative ' if x < 0 else ''}whole number of about {digits:,} digits"
+        # repr() of a number over 4300 digits raises ValueError; say its size instead. The
+        # estimate is the count or one short; one power of ten settles it, when that is cheap.
+        digits, about = int((bits - 1) * 0.30102999566398) + 1, "about "
+        if bits <= 100_000:
+            digits += abs(x) >= 10 ** digits
+            about = ""
+        return f"a {'negative ' if x < 0 else ''}whole number of {about}{digits:,} digits"
 
 
 _SHORT = _Short()
@@ -76,4 +81,7 @@ def quoted(value: object, limit: int = LIMIT) -> str:
 def quoted_path(path: str, limit: int = LIMIT) -> str:
     """A file name as a message quotes it: on one line, and when long, its end (where the name is)."""
     text = one_line(repr(path[-limit:]))
-    return text if len(path) <= limit else f"{text[0]}…{text[1:]}"
+    if len(path) <= limit and len(text) <= limit:
+        return text
+    quote, inner = text[0], text[1:-1]
+    return f"{quote}…{inner[-(limit - 3):]}{quote}"  # escapes may have made the tail longer

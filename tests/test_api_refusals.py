@@ -65,7 +65,7 @@ def test_a_hostile_option_is_named_in_a_short_line():
     with pytest.raises(RuleError) as caught:
         Rules.of({"target": -10 ** 5000})
     assert str(caught.value) == ("rule option 'target' must be a whole number of at least 1, "
-                                 "not a negative whole number of about 5,000 digits")
+                                 "not a negative whole number of 5,001 digits")
 
 
 def test_rules_of_passes_rules_through_and_none_is_standard():
@@ -85,7 +85,7 @@ THREE = Deal.random(5, {"players": 3}).start().play_random(5, tricks=3)
     lambda s, seat: s.view(0).captured(seat), lambda s, seat: s.view(0).pips(seat),
 ], ids=["hand", "captured", "pips", "State.view", "view", "View.captured", "View.pips"])
 @pytest.mark.parametrize("seat, shown", [(2, "2"), (-1, "-1"), (-2, "-2"), ("0", "'0'"), (True, "True"),
-                                         (1.0, "1.0"), (None, "None"), (10 ** 5000, "a whole number of about")],
+                                         (1.0, "1.0"), (None, "None"), (10 ** 5000, "a whole number of 5,001 digits")],
                          ids=["2", "-1", "-2", "str", "True", "float", "None", "10**5000"])
 def test_every_seat_is_checked_and_the_valid_seats_named(ask, seat, shown):
     with pytest.raises(DealError) as caught:
@@ -128,7 +128,7 @@ def test_switching_to_fewer_seats_than_the_learners_is_refused():
 
 # -- seeds --------------------------------------------------------------------------------
 
-BAD_SEEDS = [(10 ** 5000, "a whole number of about 5,000 digits"), (-1, "-1"), (SEED_LIMIT, f"{SEED_LIMIT}"),
+BAD_SEEDS = [(10 ** 5000, "a whole number of 5,001 digits"), (-1, "-1"), (SEED_LIMIT, f"{SEED_LIMIT}"),
              (True, "True"), (1.5, "1.5"), ("7", "'7'"), ([1], "[1]")]
 
 
@@ -209,3 +209,44 @@ def test_a_loaded_won_match_stays_won():
     assert copy.match.finished and not copy.can_undo
     with pytest.raises(SessionError, match="undo cannot go back past the end"):
         copy.undo()
+
+
+# -- how a refusal quotes what it was given -------------------------------------------------
+
+class _Hostile:
+    def __repr__(self):
+        raise RuntimeError("no")
+
+
+def _cycle():
+    items = []
+    items.append(items)
+    return items
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("JH", "'JH'"),
+    ("a\nb\u2028c\x00", "'a\\nb\\u2028c\\x00'"),
+    ("Z" * 1000, "'" + "Z" * 48 + "…' (1,000 characters)"),
+    (b"\xff" * 1000, "b'" + "\\xff" * 12 + "…' (1,000 bytes)"),
+    ("\x01" * 40, "'" + "\\x01" * 12 + "\\…' (40 characters)"),
+    (10 ** 5000, "a whole number of 5,001 digits"),
+    (-(10 ** 60), "a negative whole number of 61 digits"),
+    (_cycle(), "[[[[...]]]]"),
+    (_Hostile(), "<_Hostile instance at 0x"),
+], ids=["card", "controls", "long", "bytes", "escapes", "huge", "negative", "cycle", "hostile_repr"])
+def test_quoted_is_one_short_line_whatever_the_value(value, expected):
+    from calijack.quoting import quoted
+
+    shown = quoted(value)
+    assert shown.startswith(expected) and len(shown) <= 80 and shown.isprintable()
+    assert shown == expected or isinstance(value, _Hostile)
+
+
+def test_a_long_file_name_is_quoted_by_its_end():
+    from calijack.quoting import quoted_path
+
+    assert quoted_path("game.json") == "'game.json'"
+    shown = quoted_path("/a" * 100 + "/x\ny.json")
+    assert shown.startswith("'…") and shown.endswith("/x\\ny.json'") and len(shown) == 80
+    assert len(quoted_path("\x01" * 1000)) == 80 and quoted_path("\x01" * 1000).endswith("\\x01'")
