@@ -10,7 +10,8 @@ speaks what the browser's Voilà page speaks, with plain HTTP and websocket clie
    ``jupyter.widget.control`` comm and ``request_states`` (after 4 s without an answer,
    ipywidgets' own fallback: ``comm_info_request`` and one ``request_state`` per model);
    *render time* runs from the request to the widget states, hand found;
-3. ``--clicks`` card clicks (a legal card's ``Button``, the ``custom`` click message);
+3. ``--clicks`` card clicks (the message ``table.js`` sends when a legal card of the
+   sandbox's ``CardTable`` is clicked: ``custom`` ``{"action": "play", "card": …}``);
    *click → update* runs from the click to the table showing the card played; the next
    click waits until the computer's answer is shown;
 4. leaving: the websocket closes and the shutdown beacon the page sends on ``beforeunload``
