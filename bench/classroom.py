@@ -10,7 +10,8 @@ speaks what the browser's Voilà page speaks, with plain HTTP and websocket clie
    ``jupyter.widget.control`` comm and ``request_states`` (after 4 s without an answer,
    ipywidgets' own fallback: ``comm_info_request`` and one ``request_state`` per model);
    *render time* runs from the request to the widget states, hand found;
-3. ``--clicks`` card clicks (a legal card's ``Button``, the ``custom`` click message);
+3. ``--clicks`` card clicks (the message ``table.js`` sends when a legal card of the
+   sandbox's ``CardTable`` is clicked: ``custom`` ``{"action": "play", "card": …}``);
    *click → update* runs from the click to the table showing the card played; the next
    click waits until the computer's answer is shown;
 4. leaving: the websocket closes and the shutdown beacon the page sends on ``beforeunload``
@@ -32,6 +33,7 @@ import asyncio
 import json
 import os
 import shlex
+import signal
 import socket
 import statistics
 import subprocess
@@ -113,9 +115,18 @@ def cpu_seconds(server: psutil.Process) -> dict:
     return {"server": used(server), "kernels": sum(used(k) for k in kernels_of(server))}
 
 
-def wait_until_quiet(server: psutil.Process, limit: float = 300) -> float:
-    """Wait until the server and its kernels use < 10 % of a core for 2 s in a row (the
-    pre-heated kernels have run their lessons); return the seconds waited."""
+def pooled_kernels(options) -> int:
+    """The pre-heated kernels the server keeps (Voilà pools every notebook under the folder)."""
+    lessons = [p.relative_to(NOTEBOOKS).as_posix() for p in NOTEBOOKS.rglob("*.ipynb")
+               if ".ipynb_checkpoints" not in p.parts]
+    return sum(max(options.sandbox_pool, 0) if name == serve.SANDBOX else max(options.pool_size, 0)
+               for name in lessons)
+
+
+def wait_until_ready(server: psutil.Process, expected: int, limit: float = 600) -> float:
+    """Wait until the server holds ``expected`` kernels and it and its kernels use < 10 % of a
+    core for 2 s twice in a row (every pre-heated kernel has run its lesson); return the seconds
+    waited. The pools fill one kernel at a time, with quiet gaps between: quiet alone is not enough."""
     start = time.monotonic()
     quiet = 0
     time.sleep(3)
@@ -133,7 +144,7 @@ def wait_until_quiet(server: psutil.Process, limit: float = 300) -> float:
                 busy += p.cpu_percent(None)
             except psutil.Error:
                 pass
-        quiet = quiet + 1 if busy < 10 else 0
+        quiet = quiet + 1 if busy < 10 and len(procs) - 1 >= expected else 0
         if quiet >= 2:
             break
     return round(time.monotonic() - start, 1)
@@ -209,7 +220,8 @@ def run(n: int, args) -> dict:
         if not serve.wait_for_http(args.base + serve.VOILA_PROBE, 120, process):
             raise SystemExit(f"the lesson server did not start; see {log.name}")
         server = psutil.Process(process.pid)
-        report["warmup_s"] = wait_until_quiet(server)
+        report["pooled"] = pooled_kernels(options)
+        report["warmup_s"] = wait_until_ready(server, report["pooled"])
         report["baseline"] = memory(server)
         report["baseline"]["cpu_s"] = cpu_seconds(server)
         started = time.monotonic()
@@ -266,7 +278,7 @@ def show(report: dict) -> None:
     print(f"  memory       per kernel RSS p50 {p['kernel_rss_mb']['p50']} MB (PSS {p['kernel_pss_mb']['p50']}); "
           f"total RSS {b['total_rss_mb']} MB before -> {p['total_rss_mb']} MB with {p['kernels']} kernels "
           f"-> {a['total_rss_mb']} MB after (PSS {b['total_pss_mb']} -> {p['total_pss_mb']} -> {a['total_pss_mb']})")
-    print(f"  kernels      {b['kernels']} before, {p['kernels']} at the peak, {a['kernels']} left "
+    print(f"  kernels      {b['kernels']} before ({report['pooled']} pre-heated expected), {p['kernels']} at the peak, {a['kernels']} left "
           f"{report['linger_s']} s after everyone left; shutdown beacons {report['shutdown_beacons']}")
     for k, later in enumerate(report["later_rounds"], start=2):
         print(f"  class {k}: {later['ok']} working; then {later['kernels_after']} kernels, server "
@@ -290,6 +302,8 @@ def main(argv=None) -> int:
     parser.add_argument("--server-args", default="", help="extra options for calijack.serve's lesson server")
     parser.add_argument("--json", action="store_true", help="one JSON line per N")
     args = parser.parse_args(argv)
+    # Stopped from outside (SIGTERM): unwind, so that the server and its kernels are stopped too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     for n in args.learners:
         args.rounds = max(1, min(args.rounds, 5))
         report = run(max(1, min(n, 100)), args)

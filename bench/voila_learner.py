@@ -3,8 +3,12 @@
 What the Voilà page of the sandbox lesson does, for ``bench/classroom.py``: the page itself,
 the kernel's websocket in the protocol JupyterLab's services speak (v1), ipywidgets' loading of
 the widget states, card clicks, and the shutdown request sent when the tab closes. The
-sandbox-specific part (which widget is the hand, the table, the status) is in
-:meth:`Learner.legal_cards`, :meth:`Learner.plays` and :meth:`Learner.click`.
+sandbox-specific part is in :meth:`Learner.table`, :meth:`Learner.legal_cards`,
+:meth:`Learner.plays` and :meth:`Learner.click`: the sandbox's one ``CardTable`` (an anywidget,
+``calijack/widgets/table.py``) whose traits say what the page draws (``table_html``: the
+learner's cards as ``<button class="cj-play cj-can" data-card="JH">``; ``status``: the plays
+shown and whether the computer has answered), and the message ``table.js`` sends when a card is
+clicked (``{"action": "play", "card": "JH"}``, ipywidgets' ``custom`` comm message).
 """
 
 from __future__ import annotations
@@ -25,6 +29,11 @@ LESSON = "07_sandbox.ipynb"
 CONTROL_TIMEOUT = 4.0  # ipywidgets' CONTROL_COMM_TIMEOUT: then it asks model by model
 _CONFIG_RE = re.compile(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', re.S)
 _OUTPUT_RE = re.compile(r'<script type="application/vnd.voila.cell-output\+json">(.*?)</script>', re.S)
+# The learner's own cards in the CardTable's table_html, as calijack.render.table_html draws
+# them: a <button> tag of class "cj-play" (plus "cj-can" when legal) carrying data-card.
+_BUTTON_RE = re.compile(r"<button\b[^>]*>")
+_CLASS_RE = re.compile(r'\bclass="([^"]*)"')
+_CARD_RE = re.compile(r'\bdata-card="([^"]+)"')
 _PLAYS_RE = re.compile(r'data-plays="(\d+)"')
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -128,14 +137,33 @@ class Learner:
     def model(self, cls: str) -> dict:
         return next((s for s in self.states.values() if cls in s.get("_dom_classes", ())), {})
 
-    def plays(self, cls: str) -> int:
-        match = _PLAYS_RE.search(self.model(cls).get("value", ""))
+    def table(self) -> tuple[str | None, dict]:
+        """The sandbox's CardTable: its comm id and its traits as last sent (or None, {})."""
+        return next(((i, s) for i, s in self.states.items()
+                     if "cj-table-view" in s.get("_dom_classes", ())), (None, {}))
+
+    def plays(self) -> int:
+        """Cards played on the table as drawn (``table_html``'s data-plays; -1: no table yet)."""
+        match = _PLAYS_RE.search(self.table()[1].get("table_html", ""))
         return int(match.group(1)) if match else -1
 
+    def settled(self) -> int:
+        """Cards played once the computer has answered and the table takes clicks again (else -1)."""
+        state = self.table()[1]
+        status = state.get("status") or {}
+        if state.get("busy") or not status.get("settled"):
+            return -1
+        return int(status.get("plays", -1))
+
     def legal_cards(self) -> list[str]:
-        hand = self.model("cj-hand").get("children", [])
-        ids = [c.removeprefix("IPY_MODEL_") for c in hand]
-        return [i for i in ids if "cj-legal" in self.states.get(i, {}).get("_dom_classes", ())]
+        """The codes of the cards the table offers as legal (``cj-play cj-can`` buttons)."""
+        cards = []
+        for tag in _BUTTON_RE.findall(self.table()[1].get("table_html", "")):
+            classes = _CLASS_RE.search(tag)
+            card = _CARD_RE.search(tag)
+            if classes and card and {"cj-play", "cj-can"} <= set(classes.group(1).split()):
+                cards.append(card.group(1))
+        return cards
 
     async def open(self, client: AsyncHTTPClient, timeout: float) -> None:
         """Load the page and the widget states, as the Voilà page does."""
@@ -196,17 +224,18 @@ class Learner:
     async def click(self) -> float | None:
         """Click the first legal card; return ms until the table shows it (None: no legal card)."""
         legal = self.legal_cards()
-        if not legal:
+        comm_id = self.table()[0]
+        if not legal or comm_id is None:
             return None
-        before = self.plays("cj-table-view")
+        before = self.plays()
         start = time.monotonic()
-        await self.send("comm_msg", {"comm_id": legal[0], "data": {"method": "custom",
-                                                                   "content": {"event": "click"}}})
-        await self.until(lambda: self.plays("cj-table-view") != before, self.click_timeout, "the card on the table")
+        # What table.js sends on a click: model.send({action: "play", card}), which ipywidgets
+        # carries as a comm message of method "custom".
+        await self.send("comm_msg", {"comm_id": comm_id, "data": {"method": "custom",
+                                                                  "content": {"action": "play", "card": legal[0]}}})
+        await self.until(lambda: self.plays() > before, self.click_timeout, "the card on the table")
         elapsed = (time.monotonic() - start) * 1000
-        await self.until(lambda: self.plays("cj-status") > before
-                         and "cj-busy" not in self.model("cj-sandbox").get("_dom_classes", ()),
-                         self.click_timeout, "the computer's answer")
+        await self.until(lambda: self.settled() > before, self.click_timeout, "the computer's answer")
         return elapsed
 
     async def leave(self, client: AsyncHTTPClient) -> int | None:

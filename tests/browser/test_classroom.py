@@ -40,7 +40,7 @@ def kernel_id(page) -> str:
 
 def wait_for_sandbox(page, timeout: float = 120_000) -> None:
     """The sandbox is drawn with legal cards, and the page watches its kernel."""
-    page.wait_for_selector(".cj-sandbox .cj-hand .cj-hand-card.cj-legal", timeout=timeout)
+    page.wait_for_selector(".cj-sandbox .cj-you .cj-play.cj-can", timeout=timeout)
     page.wait_for_function("document.body.dataset.cjConnection === 'ok'", timeout=30_000)
     text = page.locator("body").inner_text()
     assert "Error displaying widget" not in text and "model not found" not in text
@@ -50,7 +50,8 @@ def play_a_card(page) -> None:
     """Click the first legal card; the table must show one more card played."""
     table = page.locator(".cj-sandbox-table")
     before = int(table.get_attribute("data-plays"))
-    page.locator(".cj-hand .cj-hand-card.cj-legal").first.click()
+    card = page.locator(".cj-you .cj-play.cj-can").first
+    card.tap() if getattr(page, "screen", "desk") == "phone" else card.click()
     page.wait_for_function(
         "(n) => Number(document.querySelector('.cj-sandbox-table').dataset.plays) > n",
         arg=before, timeout=30_000)
@@ -136,14 +137,57 @@ def test_closing_the_tab_shuts_its_kernel_down(voila_app, page):
 
 # -- faults told to the learner -----------------------------------------------------------------
 
-def test_a_killed_kernel_is_told_and_reload_starts_again(voila_app, page):
+# Where the keyboard's focus is: "lost" (inside the notice), "cells" (the dead lesson), or the tag.
+_FOCUS_JS = """() => { const a = document.activeElement;
+  if (!a || a === document.body) return "body";
+  if (a.closest("#cj-lost")) return "lost:" + a.textContent.trim();
+  return a.closest("#rendered_cells") ? "cells" : a.tagName.toLowerCase(); }"""
+# Whether the element at the centre of ``el`` (what a finger there touches) is ``el`` or inside it.
+_ON_TOP_JS = """(el) => { const b = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+  return !!hit && el.contains(hit); }"""
+
+
+def check_notice(page, page_checks) -> None:
+    """The lost-connection notice on this screen: axe finds nothing serious, nothing is wider
+    than the screen, and the Reload button is on screen, on top, finger-sized and reached by Tab."""
+    where = f"the connection-lost notice ({page.screen})"
+    page_checks.assert_accessible(page, where)
+    assert page_checks.too_wide(page) == [], where
+    assert page_checks.small_targets(page, "#cj-lost", 44) == [], where
+    reload = page.get_by_role("button", name="Reload the lesson")
+    box = reload.bounding_box()
+    view = page.viewport_size
+    assert box and box["x"] >= 0 and box["y"] >= 0, (where, box)
+    assert box["x"] + box["width"] <= view["width"] and box["y"] + box["height"] <= view["height"], (where, box)
+    assert reload.evaluate(_ON_TOP_JS), f"{where}: something covers the Reload button"
+    # From nowhere in particular, Tab reaches the Reload button without stopping in the dead lesson.
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    stops = []
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate(_FOCUS_JS))
+        if stops[-1] == "lost:Reload the lesson":
+            break
+    assert stops[-1] == "lost:Reload the lesson", f"{where}: Tab went {stops}"
+    assert "cells" not in stops, f"{where}: Tab went into the dead lesson: {stops}"
+
+
+def test_a_killed_kernel_is_told_and_reload_starts_again(voila_app, screen_page, page_checks):
+    # On a phone (390x844, touch) and a laptop: told, audited, then reloaded by finger or keyboard.
+    page = screen_page
     app = voila_app(LESSON)
     page.goto(app.url)
     wait_for_sandbox(page)
     first = kernel_id(page)
     kernel_process(app, first).kill()
     expect_lost(page, "dead")
-    page.get_by_role("button", name="Reload the lesson").click()
+    check_notice(page, page_checks)
+    reload = page.get_by_role("button", name="Reload the lesson")
+    if page.screen == "phone":
+        reload.tap()
+    else:
+        reload.press("Enter")
     wait_for_sandbox(page)
     assert kernel_id(page) != first
     play_a_card(page)
@@ -212,7 +256,7 @@ def test_a_foreign_host_header_gets_403(voila_app):
         assert status == 200 and "California Jack: lessons" in html, host
 
 
-def test_the_lessons_full_page(voila_app, page, new_page, page_guard):
+def test_the_lessons_full_page(voila_app, page, new_page, page_guard, page_checks):
     app = voila_app(LESSON, max_learners=1)
     page.goto(app.url)
     wait_for_sandbox(page)
@@ -228,6 +272,15 @@ def test_the_lessons_full_page(voila_app, page, new_page, page_guard):
     assert late.locator(".cj-sandbox").count() == 0
     retry = late.get_by_role("link", name="Try again now")
     expect(retry).to_be_visible()
+    for width, height in ((390, 844), (1280, 800)):  # a phone held upright, a laptop
+        late.set_viewport_size({"width": width, "height": height})
+        where = f"the lessons-full page at {width} px"
+        page_checks.assert_accessible(late, where)
+        assert page_checks.too_wide(late) == [], where
+        assert page_checks.small_targets(late, "main", 44) == [], where
+        late.evaluate("document.activeElement && document.activeElement.blur()")
+        late.keyboard.press("Tab")
+        expect(retry).to_be_focused()  # the first stop for the keyboard
     page.close(run_before_unload=True)  # a seat frees up
     kernel = "the first learner's kernel"
     wait_until(lambda: "Kernel shutdown" in app.log_text(), 20, f"{kernel} was not shut down")
