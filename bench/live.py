@@ -4,9 +4,13 @@ Serves the built book (``_build/html``, with its live part ``lite/``) with a pla
 server on 127.0.0.1 (calijack.serve's handler: the right MIME types, no compression) and
 measures, in Debian's Chromium through Playwright:
 
-- *cold start*: a fresh browser (empty cache) on the sandbox page; from the click on "Play
-  live" to the first legal card of the live sandbox ready to click;
-- *warm start*: the same, on a second visit with the HTTP cache kept;
+- *cold start*: a fresh browser profile (empty caches) on the sandbox page; from the click on
+  "Play live" to the first legal card of the live sandbox ready to click;
+- *warm start*: the reader's second visit: the browser started again on the same profile, so
+  the HTTP cache and Chromium's caches of compiled code (JavaScript and WebAssembly) are kept,
+  and nothing is left in memory;
+- *where the start goes* (``bench/live_start.py``): the milestones of each start, Python's
+  own phases timed in a bare worker, and the processor time the browser used;
 - *bytes*: what the cold start downloads after the click (responses with a body, not those
   served from the HTTP cache), raw and as gzip would send them (each file at level 6);
 - *click → table*: the live sandbox, heuristic opponent: from a click on a card to the table
@@ -35,6 +39,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -45,6 +50,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from calijack.serve import _QuietHandler  # noqa: E402
 from click_latency import CHROMIUM, CHROMIUM_ARGS, TIMER_JS, summary  # noqa: E402
+import live_start  # noqa: E402
 
 BOOK = ROOT / "_build" / "html"
 PAGE = "notebooks/07_sandbox.html"
@@ -71,9 +77,13 @@ print("CJ-SEARCH " + json.dumps(seconds))
 """
 
 
+class _Handler(live_start.ProbeMixin, _QuietHandler):
+    """The book server's handler, and the Python-phases probe."""
+
+
 def serve(folder: Path):
     """A threaded static server on 127.0.0.1 and a free port; returns (server, root URL)."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(folder)))
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
@@ -89,18 +99,24 @@ def file_for(url: str, root: str) -> Path | None:
     return path if path.is_file() else None
 
 
-def start(page, url: str, responses: list | None = None) -> float:
-    """Open the sandbox page, press "Play live"; seconds until the first legal card is ready."""
+def start(page, url: str, responses: list | None = None) -> tuple[float, dict]:
+    """Open the sandbox page, press "Play live"; seconds until the first legal card is ready,
+    and where they went (milestones, browser CPU)."""
     page.goto(url + PAGE, wait_until="load")
     page.locator(".cj-live-button").wait_for()
     if responses is not None:
         page.on("requestfinished", lambda request: responses.append(request))
-    t0 = time.perf_counter()
+    cpu0 = live_start.browser_cpu_seconds()
+    t0 = time.time()
     page.locator(".cj-live-button").click()
     page.wait_for_function("() => document.querySelector('.cj-live-on')", timeout=START_MS)
     frame = page.locator("iframe.cj-live-frame").element_handle().content_frame()
     frame.wait_for_selector(FIRST_CARD, timeout=START_MS)
-    return time.perf_counter() - t0
+    seconds = time.time() - t0
+    cpu = live_start.browser_cpu_seconds() - cpu0
+    marks = live_start.milestones(page, t0) + [("first legal card clickable", round(seconds, 2))]
+    return seconds, {"milestones": marks, "browser_cpu_s": round(cpu, 1),
+                     "load_average": round(os.getloadavg()[0], 1)}
 
 
 def clicks(frame, count: int) -> dict:
@@ -167,12 +183,20 @@ def run(click_count: int, decisions: int) -> dict:
     report = {}
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-            context = browser.new_context(viewport={"width": 1280, "height": 900})
-            page = context.new_page()
-            page.set_default_timeout(60_000)
+            def browser(profile: str):
+                context = pw.chromium.launch_persistent_context(
+                    profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
+                    viewport={"width": 1280, "height": 900})
+                context.add_init_script(live_start.RECORDER_JS)
+                context.set_default_timeout(60_000)
+                return context
+
+            profile = tempfile.mkdtemp(prefix="cj-live-bench-")
+            context = browser(profile)
+            page = context.pages[0] if context.pages else context.new_page()
             requests: list = []
-            report["cold_start_s"] = round(start(page, url, requests), 2)
+            seconds, report["cold_breakdown"] = start(page, url, requests)
+            report["cold_start_s"] = round(seconds, 2)
             # Only what came over the wire: a response from the HTTP cache has no body bytes.
             sent = [r for r in requests if r.sizes()["responseBodySize"] > 0]
             files = [f for f in (file_for(r.url, url) for r in sent) if f is not None]
@@ -181,12 +205,23 @@ def run(click_count: int, decisions: int) -> dict:
             report["cold_mb_gzip"] = round(sum(len(gzip.compress(f.read_bytes(), 6)) for f in files) / 1e6, 2)
             frame = page.locator("iframe.cj-live-frame").element_handle().content_frame()
             report["click_table_ms"] = clicks(frame, click_count)
-            page.close()  # its kernel stops: the warm start has the processor to itself
-            warm = context.new_page()  # same context: the HTTP cache is kept
-            report["warm_start_s"] = round(start(warm, url), 2)
-            warm.close()
+            context.close()
+            # The second visit: a new browser on the same profile (its disk caches kept).
+            context = browser(profile)
+            page = context.pages[0] if context.pages else context.new_page()
+            seconds, report["warm_breakdown"] = start(page, url)
+            report["warm_start_s"] = round(seconds, 2)
+            page.close()
             report["search_decision_ms"] = search_decisions(context.new_page(), url, decisions)
-            browser.close()
+            context.close()
+            shutil.rmtree(profile, ignore_errors=True)
+            # Python's phases alone, on a fresh profile and then on its second visit.
+            profile = tempfile.mkdtemp(prefix="cj-live-bench-")
+            for visit in ("cold", "warm"):
+                context = browser(profile)
+                report[f"{visit}_breakdown"]["python_ms"] = live_start.python_phases(context, url)
+                context.close()
+            shutil.rmtree(profile, ignore_errors=True)
     finally:
         server.shutdown()
         server.server_close()
@@ -212,7 +247,7 @@ def main(argv=None) -> int:
         print(json.dumps(report))
         return 0
     print(f"cold start       {report['cold_start_s']} s   (click 'Play live' -> first legal card, empty cache)")
-    print(f"warm start       {report['warm_start_s']} s   (second visit, HTTP cache kept)")
+    print(f"warm start       {report['warm_start_s']} s   (second visit: browser restarted, its caches kept)")
     print(f"cold download    {report['cold_mb_raw']} MB raw, {report['cold_mb_gzip']} MB gzip "
           f"({report['cold_requests']} requests)")
     for name, label in (("click_table_ms", "click -> table "), ("search_decision_ms", "search decision")):
@@ -225,6 +260,7 @@ def main(argv=None) -> int:
         print(f"clean build      {b['total_s']} s (live site {b['lite_s']} s, book {b['book_s']} s; "
               f"download cache {b['download_cache']})")
     print(f"load average     {report['load_average']} on {os.cpu_count()} cores")
+    print("\n".join(live_start.render(report)))
     return 0
 
 

@@ -19,7 +19,10 @@ so a second build downloads nothing):
   REPL, with the JupyterLab extensions of ipywidgets, anywidget and the Pyodide kernel taken
   from their pinned wheels (nothing from the build machine's own Jupyter);
 - ``lessons.json``: the code cells of each lesson (``notebooks/*.ipynb`` less the cells tagged
-  ``book-only``), which the book's "Play live" button runs in the REPL with its input hidden.
+  ``book-only``), which the book's "Play live" button runs in the REPL with its input hidden;
+- the start, compiled: every module the kernel and the lessons import before their first frame
+  is shipped as ``.pyc`` made by the site's own Pyodide in Node (``lite/pycompile.py``), so the
+  reader's browser does not compile them on every start; the rest stays source.
 
 Every wheel is listed in the site's own ``pyodide-lock.json`` and preloaded by Pyodide while
 it starts (``loadPyodideOptions.packages``), so the lessons import ``calijack`` as they do
@@ -46,6 +49,9 @@ from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pycompile  # noqa: E402  (lite/pycompile.py, beside this file)
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 PYODIDE_VERSION = "314.0.6"
@@ -63,12 +69,19 @@ KERNEL_WHEELS = ("pyodide_kernel-", "piplite-", "ipykernel-", "widgetsnbextensio
 STAND_INS = {"jedi": "0.20.1"}
 # Front-end plugins the REPL page does without: the CodeMirror commands plugin fails to
 # activate in the REPL app (a console error) and the REPL never edits code for the reader.
-DISABLED_PLUGINS = ("@jupyterlab/codemirror-extension:commands",)
+# Without the service worker the kernel mounts no synced drive: the lessons use no files, and
+# the drive cost ~60 synchronous requests while Python imported its modules (each import looks
+# in the working directory), and the worker's fetches went through the service worker, which
+# kept Chromium from caching the compiled WebAssembly for the next visit.
+DISABLED_PLUGINS = ("@jupyterlab/codemirror-extension:commands",
+                    "@jupyterlite/application-extension:service-worker-manager")
 # What Pyodide's Python answers to dependency markers in the reader's browser.
 EMSCRIPTEN = {**default_environment(), "sys_platform": "emscripten", "platform_system": "Emscripten",
               "platform_machine": "wasm32", "os_name": "posix", "python_version": PYTHON_VERSION,
               "python_full_version": PYTHON_VERSION + ".2", "implementation_name": "cpython",
               "platform_python_implementation": "CPython"}
+# 2026-01-01, the date of every file in the wheels this build makes.
+WHEEL_EPOCH = "1767225600"
 # Cells of a lesson kept for the live app: code only, without the static book's stand-ins.
 BOOK_ONLY_TAG = "book-only"
 
@@ -178,9 +191,11 @@ def calijack_wheel(work: Path) -> Path:
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(REPO / name, source / name)
     out = work / "calijack-wheel"
+    # Fixed dates in the wheel: the same tree gives the same bytes, so the compiled start
+    # (lite/pycompile.py) is found in the cache on the next build.
     run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
          "--no-deps", "--no-build-isolation", "--wheel-dir", str(out), str(source)],
-        stdout=subprocess.DEVNULL)
+        stdout=subprocess.DEVNULL, env={**os.environ, "SOURCE_DATE_EPOCH": WHEEL_EPOCH})
     (wheel,) = out.glob("calijack-*.whl")
     return wheel
 
@@ -215,7 +230,7 @@ def stand_in(name: str, version: str, work: Path) -> Path:
     files[f"{info}/RECORD"] = "".join(f"{n},,\n" for n in files) + f"{info}/RECORD,,\n"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for member, text in files.items():  # fixed dates: the same bytes on every build
-            archive.writestr(zipfile.ZipInfo(member, date_time=(2026, 1, 1, 0, 0, 0)), text)
+            archive.writestr(zipfile.ZipInfo(member, date_time=time.gmtime(int(WHEEL_EPOCH))[:6]), text)
     return path
 
 
@@ -231,9 +246,9 @@ def wheel_entry(path: Path) -> dict:
         meta = archive.read(meta_name).decode("utf-8")
         top = next((n for n in names if n.endswith(".dist-info/top_level.txt")), None)
         imports = archive.read(top).decode().split() if top else sorted({
-            n.split("/")[0].removesuffix(".py") for n in names
+            n.split("/")[0].removesuffix(".pyc").removesuffix(".py") for n in names
             if not n.split("/")[0].endswith((".dist-info", ".data"))
-            and (n.endswith(".py") or "/" in n)})
+            and (n.endswith((".py", ".pyc")) or "/" in n)})
     headers = {}
     requires = []
     for line in meta.split("\n\n", 1)[0].splitlines():
@@ -334,6 +349,16 @@ def build(out: Path, cache: Path) -> dict:
         for wheel in kernel:
             shutil.copy2(wheel, target / wheel.name)
         (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
+        (out / "lessons.json").write_text(json.dumps({"lessons": lessons}, indent=1, ensure_ascii=False))
+        # What the kernel and the lessons import at start, compiled once here, not in every browser.
+        compiled = pycompile.compile_start(target, out / "lessons.json", cache, "cp" + PYTHON_VERSION.replace(".", ""))
+        log(f"{sum(compiled['compiled'].values())} modules of the start compiled to .pyc "
+            + ("(in Node)" if compiled["ran_node"] else "(cached)"))
+        for error in compiled["errors"]:
+            log(f"warning: a lesson failed while compiling its start (it is left as source): {error}")
+        wheels = [target / compiled["renamed"].get(w.name, w.name) for w in kernel]
+        lock = pyodide_lock(runtime, wheels)
+        (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
         # What the book's "Play live" needs: each lesson's code, and the runtime's files with
         # their sizes (it downloads them first, to say how far along it is).
         # Largest first: the long downloads start before the REPL's own requests queue up.
@@ -354,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         summary = build(args.out.resolve(), args.cache.resolve())
-    except BuildError as exc:
+    except (BuildError, pycompile.CompileError) as exc:
         print(f"build_lite: {exc}", file=sys.stderr)
         return 1
     log(f"{summary['files']} files, {summary['bytes'] / 1e6:.1f} MB, in {summary['seconds']} s")

@@ -199,14 +199,14 @@ def _guarded_page(browser, page_guard: PageGuard, **context_options):
         if msg.type == "error":
             loc = msg.location or {}
             where = f" ({loc.get('url')}:{loc.get('lineNumber')})" if loc.get("url") else ""
-            guard.console_errors.append(msg.text + where)
+            page_guard.console_errors.append(msg.text + where)
 
     def on_request(request) -> None:
         if _is_offsite(request.url):
-            guard.offsite_requests.append(request.url)
+            page_guard.offsite_requests.append(request.url)
 
     pg.on("console", on_console)
-    pg.on("pageerror", lambda exc: guard.page_errors.append(str(exc)))
+    pg.on("pageerror", lambda exc: page_guard.page_errors.append(str(exc)))
     pg.on("request", on_request)
     return context, pg
 
