@@ -2,7 +2,8 @@
 
     python -m calijack.serve --book _build/html --book-port 8000 --voila-port 8866
 
-- The book: the static site in ``--book`` over a threaded HTTP server.
+- The book: the static site in ``--book``, served as a real host serves it (gzip, MIME
+  types, cache headers: :mod:`calijack.static_server`).
 - The lessons: Voilà over the ``--notebooks`` folder (tree mode), with a pool of pre-heated
   kernels for every notebook in it (Voilà 0.5 pre-heats each notebook found under its root
   folder when it is given a folder), idle kernels culled, and calijack's Voilà template,
@@ -18,8 +19,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
-import http.server
 import os
 import signal
 import subprocess
@@ -30,6 +29,8 @@ import urllib.error
 import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
+
+from calijack.static_server import make_server
 
 HOST = "127.0.0.1"
 # calijack's Voilà template (calijack/jupyter_data/voila/templates/calijack): the "lab"
@@ -140,11 +141,6 @@ def stop_process_group(process: subprocess.Popen, timeout: float = 20) -> None:
         process.wait(timeout=5)
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
-        pass
-
-
 def _fail(message: str, code: int = 2) -> int:
     print(f"calijack.serve: {message}", file=sys.stderr)
     return code
@@ -190,12 +186,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if ".ipynb_checkpoints" not in p.parts
     )
 
-    handler = functools.partial(_QuietHandler, directory=str(book))
     try:
-        book_server = http.server.ThreadingHTTPServer((HOST, args.book_port), handler)
+        book_server = make_server(book, args.book_port, HOST)
     except OSError as exc:
         return _fail(f"cannot serve the book on {HOST}:{args.book_port}: {exc.strerror}.", 1)
-    book_server.daemon_threads = True
     book_thread = threading.Thread(target=book_server.serve_forever, name="book", daemon=True)
 
     stop = threading.Event()

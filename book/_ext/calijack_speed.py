@@ -1,0 +1,227 @@
+"""Sphinx extension: the book opens fast on a phone. Text first, widgets after, less to ship.
+
+Registered in ``_config.yml`` (``sphinx.local_extensions``). What it changes, and why:
+
+- **Widget pages** (myst-nb embedded a widget state; ``nb_ipywidgets_js`` is left empty, so
+  myst-nb adds no widget script of its own):
+
+  - the widget state moves from ``<head>`` to the end of ``<body>``: a page's text no longer
+    waits behind up to 1.5 MB of JSON;
+  - before each widget view the page gets a picture of the demo as it first appears (the
+    frame's own HTML, the control drawn inert, a "Loading the demo" note), so the demo
+    reads at once and holds its room: nothing jumps when the live widget takes its place;
+  - the deferred loader ``cj-widgets.js`` (a few KB) and ``cj-widgets.css``; the loader
+    fetches the widget code only when a demo comes near the viewport (see its header),
+    with one version string for every widget file so hosts may cache them for a year.
+
+  Pages without widgets get none of it, and no widget code.
+- **Theme**: no Font Awesome script (1.4 MB; the theme's stylesheet draws the icons with the
+  Font Awesome web font it already ships), and the in-page search scripts deferred. Both
+  by template overrides in ``book/_ext/templates`` using the two Jinja filters below.
+- **No source maps** in the site: ``*.map`` files under ``_static`` are deleted after the
+  build and the ``sourceMappingURL`` comments that point at them removed.
+- **A meta description** on every page (its first paragraph), so search results show one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+from pathlib import Path
+
+from markupsafe import Markup
+
+HERE = Path(__file__).resolve().parent
+LOADER = "cj-widgets.js"
+STYLES = "cj-widgets.css"
+STATE_TYPE = "application/vnd.jupyter.widget-state+json"
+VIEW_TAG = re.compile(
+    r'<script type="application/vnd\.jupyter\.widget-view\+json">(?P<json>.*?)</script>', re.S
+)
+MAP_COMMENT = re.compile(rb"\n?(?://# sourceMappingURL=[^\n]*|/\*# sourceMappingURL=[^*]*\*/)\s*$")
+BOXES = {"VBoxModel": "column", "BoxModel": "row", "HBoxModel": "row", "GridBoxModel": "column"}
+TEXT_MODELS = {"HTMLModel", "HTMLMathModel"}
+WIDGET_FILES = ("require.js", "jupyter-widgets-*.js")
+LOADING = '<span class="cj-demo-loading" role="status">Loading the demo…</span>'
+
+
+# --------------------------------------------------------------------------------------
+# Jinja filters for the template overrides
+
+
+def drop_scripts(markup: str, *names: str) -> Markup:
+    """``markup`` without the ``<script>`` tags whose ``src`` names one of ``names``."""
+    out = str(markup)
+    for name in names:
+        out = re.sub(r'\s*<script[^>]*\ssrc="[^"]*/' + re.escape(name) + r'[?"][^>]*></script>',
+                     "", out)
+    return Markup(out)
+
+
+def defer_scripts(markup: str, *names: str) -> Markup:
+    """``markup`` with ``defer`` added to the ``<script src>`` tags naming one of ``names``."""
+    out = str(markup)
+    for name in names:
+        out = re.sub(r'<script (src="[^"]*' + re.escape(name) + r'[?"])', r"<script defer \1", out)
+    return Markup(out)
+
+
+# --------------------------------------------------------------------------------------
+# The picture of a demo: static HTML from its widget state
+
+
+def _control_picture(state: dict, name: str) -> str:
+    """An inert drawing of a control (its description and options; no input, no focus),
+    laid out like ipywidgets 8 lays out the real one, and the "Loading the demo" line."""
+    description = html.escape(state.get("description") or "")
+    label = f'<span class="cj-pic-label" aria-hidden="true">{description}</span>'
+    if name == "ToggleButtonsModel":
+        index = state.get("index")
+        buttons = "".join(
+            f'<span class="cj-pic-button{" cj-pic-on" if i == index else ""}">'
+            f"{html.escape(option)}</span>"
+            for i, option in enumerate(state.get("_options_labels") or [])
+        )
+        return (f'<div class="cj-pic-control cj-pic-toggles">{label}'
+                f'<div class="cj-pic-buttons" aria-hidden="true">{buttons}</div>{LOADING}</div>')
+    readout = ""
+    if state.get("readout") and "value" in state:
+        readout = f'<span class="cj-pic-readout" aria-hidden="true">{state["value"]}</span>'
+    return (f'<div class="cj-pic-control cj-pic-slider">{label}'
+            f'<span class="cj-pic-track" aria-hidden="true"></span>{readout}{LOADING}</div>')
+
+
+def picture(state: dict, model_id: str) -> str:
+    """Static HTML showing widget ``model_id`` as it first appears (a Stack shows its
+    selected child, boxes their children, HTML widgets their value, controls an inert look)."""
+    model = state.get(model_id)
+    if model is None:
+        return ""
+    name, s = model.get("model_name", ""), model.get("state", {})
+
+    def child(ref: str) -> str:
+        return picture(state, ref.removeprefix("IPY_MODEL_"))
+
+    if name == "StackModel":
+        index = s.get("selected_index")
+        children = s.get("children") or []
+        return child(children[index]) if index is not None and index < len(children) else ""
+    if name in BOXES:
+        inner = "".join(child(ref) for ref in s.get("children") or [])
+        return f'<div class="cj-pic-box cj-pic-{BOXES[name]}">{inner}</div>'
+    if name in TEXT_MODELS or name == "LabelModel":
+        value = s.get("value", "")
+        value = value if name in TEXT_MODELS else html.escape(value)
+        return f'<div class="cj-pic-html"><div class="cj-pic-content">{value}</div></div>'
+    if "description" in s:
+        return _control_picture(s, name)
+    return ""
+
+
+def add_pictures(body: str, state: dict) -> str:
+    """``body`` with each widget view wrapped in ``div.cj-demo`` after its picture."""
+
+    def wrap(match: re.Match) -> str:
+        try:
+            model_id = json.loads(match.group("json"))["model_id"]
+        except (ValueError, KeyError, TypeError):
+            return match.group(0)
+        pic = picture(state, model_id) or f'<div class="cj-pic-control">{LOADING}</div>'
+        return (f'<div class="cj-demo" data-cj-model="{html.escape(model_id)}">'
+                f'<div class="cj-demo-placeholder">{pic}</div>{match.group(0)}</div>')
+
+    return VIEW_TAG.sub(wrap, body)
+
+
+# --------------------------------------------------------------------------------------
+# Sphinx hooks
+
+
+def _widgets_folder(app) -> Path:
+    for entry in app.config.html_static_path:
+        folder = Path(app.confdir, entry)
+        if (folder / LOADER).is_file():
+            return folder
+    raise RuntimeError(f"calijack_speed: no folder in html_static_path holds {LOADER}")
+
+
+def widget_version(folder: Path) -> str:
+    """A short hash of every widget code file: the cache key of the lazily fetched modules."""
+    digest = hashlib.sha256()
+    for pattern in WIDGET_FILES:
+        for path in sorted(folder.glob(pattern)):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _on_config_inited(app, config) -> None:
+    config.templates_path = [str(HERE / "templates"), *config.templates_path]
+    if config.nb_ipywidgets_js:
+        raise RuntimeError("calijack_speed loads the widget code itself: set "
+                           "`nb_ipywidgets_js: {}` in _config.yml")
+
+
+def _on_builder_inited(app) -> None:
+    if app.builder.format != "html":
+        return
+    env = app.builder.templates.environment
+    env.filters["cj_drop_scripts"] = drop_scripts
+    env.filters["cj_defer_scripts"] = defer_scripts
+    app.builder.cj_widget_version = widget_version(_widgets_folder(app))
+
+
+def _first_paragraph(body: str, limit: int = 160) -> str:
+    match = re.search(r"<p>(.*?)</p>", body, re.S)
+    if not match:
+        return ""
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", match.group(1))).split())
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _on_page_context(app, pagename, templatename, context, doctree) -> None:
+    body = context.get("body") or ""
+    if body and 'name="description"' not in context.get("metatags", ""):
+        description = _first_paragraph(body)
+        if description:
+            context["metatags"] = (context.get("metatags", "")
+                                   + f'\n<meta name="description" content="{html.escape(description)}" />')
+    scripts = context.get("script_files") or []
+    states = [js for js in scripts if getattr(js, "attributes", {}).get("type") == STATE_TYPE]
+    if not states:
+        return
+    for js in states:
+        scripts.remove(js)
+    state_json = states[0].attributes.get("body", "{}")
+    state = json.loads(state_json).get("state", {})
+    context["body"] = (add_pictures(body, state)
+                       + f'\n<script type="{STATE_TYPE}">{state_json}</script>\n')
+    app.add_css_file(STYLES)
+    app.add_js_file(LOADER, loading_method="defer",
+                    **{"data-cj-version": app.builder.cj_widget_version})
+
+
+def _on_build_finished(app, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    static = Path(app.outdir, "_static")
+    # No page loads it any more (see templates/static/webpack-macros.html).
+    Path(static, "scripts", "fontawesome.js").unlink(missing_ok=True)
+    for path in static.rglob("*.map"):
+        path.unlink()
+    for path in [*static.rglob("*.js"), *static.rglob("*.css")]:
+        data = path.read_bytes()
+        cleaned = MAP_COMMENT.sub(b"\n", data[-1000:])
+        if cleaned != data[-1000:]:
+            path.write_bytes(data[:-1000] + cleaned)
+
+
+def setup(app):
+    """Register the hooks (see the module docstring)."""
+    app.connect("config-inited", _on_config_inited)
+    app.connect("builder-inited", _on_builder_inited)
+    # After myst-nb's own html-page-context handler (priority 500), which adds the state.
+    app.connect("html-page-context", _on_page_context, priority=900)
+    app.connect("build-finished", _on_build_finished)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

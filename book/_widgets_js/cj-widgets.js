@@ -1,0 +1,228 @@
+/* calijack: the book's widget loader. Text first, widgets after.
+ *
+ * A page with demos carries each demo's widget state (a JSON script at the end of the body)
+ * and, built into the page, a picture of the demo's first frame with a "Loading the demo"
+ * line (book/_ext/calijack_speed.py writes both). This small deferred script fetches the
+ * widget code only when a demo comes near the viewport (or is touched, focused or asked
+ * for), then renders every demo of the page with the official
+ * @jupyter-widgets/html-manager, through RequireJS, and swaps each picture for its live
+ * widget in place: the picture already holds the demo's room, so nothing jumps.
+ *
+ * Only the modules a page needs are fetched (book/_ext/vendor_widgets.py split the bundle):
+ * require.js, then the manager with ipywidgets 8's base and controls. Any other module a
+ * widget names is looked up beside them on this host, never on a CDN.
+ *
+ * The hook for other code (for example a "Play live" button replacing a static demo):
+ *
+ *   calijackWidgets.demos()          the page's demos: one element (.cj-demo) per widget view
+ *   calijackWidgets.load()           fetch the code and render every demo now; a Promise
+ *                                    that resolves when all are rendered
+ *   calijackWidgets.replace(demo, node)
+ *                                    put `node` in place of the demo's static content (its
+ *                                    picture or rendered widget), keeping its room until
+ *                                    `node` has a height; returns a function that puts the
+ *                                    static demo back
+ *   document event "cj-widgets-rendered"  fired once every demo is rendered
+ *
+ * Loading never happens on its own at page load, so nothing heavy (and never Pyodide) is
+ * fetched before the reader moves towards a demo.
+ */
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  var here = new URL(".", script.src).href; // the book's _static/ folder
+  var version = script.getAttribute("data-cj-version") || "";
+  var VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]';
+  var STATE = 'script[type="application/vnd.jupyter.widget-state+json"]';
+  var MODULES = {
+    "@jupyter-widgets/base": "jupyter-widgets-base",
+    "@jupyter-widgets/controls": "jupyter-widgets-controls",
+    "@jupyter-widgets/base7": "jupyter-widgets-base7",
+    "@jupyter-widgets/controls7": "jupyter-widgets-controls7",
+    "@jupyter-widgets/html-manager": "jupyter-widgets-html-manager",
+  };
+  var loading = null;
+
+  function demos() {
+    return Array.prototype.map.call(document.querySelectorAll(VIEW), function (tag) {
+      return tag.closest(".cj-demo") || tag.parentElement;
+    });
+  }
+
+  function setStatus(text) {
+    document.querySelectorAll(".cj-demo-loading").forEach(function (line) {
+      line.textContent = text;
+    });
+  }
+
+  function addScript(src) {
+    return new Promise(function (resolve, reject) {
+      var tag = document.createElement("script");
+      tag.src = src;
+      tag.onload = resolve;
+      tag.onerror = function () {
+        reject(new Error("could not load " + src));
+      };
+      document.head.appendChild(tag);
+    });
+  }
+
+  function requireModule(name) {
+    return new Promise(function (resolve, reject) {
+      window.requirejs([name], resolve, reject);
+    });
+  }
+
+  // Resolves once a view and all the views inside it exist (boxes create children later).
+  function settled(view) {
+    var list = view && view.children_views;
+    if (!list || !list.views) {
+      return Promise.resolve();
+    }
+    return Promise.all(list.views).then(function (children) {
+      return Promise.all(children.map(settled));
+    });
+  }
+
+  function showWidget(demo) {
+    var picture = demo.querySelector(".cj-demo-placeholder");
+    if (picture) {
+      picture.remove();
+    }
+    demo.classList.add("cj-demo-ready");
+  }
+
+  function render(htmlManager) {
+    var stateTag = document.querySelector(STATE);
+    if (!stateTag) {
+      return Promise.resolve();
+    }
+    var manager = new htmlManager.HTMLManager({ loader: requireModule });
+    return manager.set_state(JSON.parse(stateTag.textContent)).then(function (models) {
+      return Promise.all(
+        Array.prototype.map.call(document.querySelectorAll(VIEW), function (tag) {
+          var id = JSON.parse(tag.textContent).model_id;
+          var model = models.find(function (m) {
+            return m.model_id === id;
+          });
+          if (!model || !tag.parentElement) {
+            return null;
+          }
+          // The same element html-manager's own renderer makes: a subarea just before the tag.
+          var area = document.createElement("div");
+          area.className = "widget-subarea";
+          tag.parentElement.insertBefore(area, tag);
+          return manager
+            .create_view(model)
+            .then(function (view) {
+              return manager.display_view(view, area).then(function () {
+                return settled(view);
+              });
+            })
+            .then(function () {
+              return new Promise(requestAnimationFrame);
+            })
+            .then(function () {
+              showWidget(tag.closest(".cj-demo") || tag.parentElement);
+            });
+        })
+      );
+    });
+  }
+
+  function load() {
+    if (!loading) {
+      var query = version ? "?v=" + version : "";
+      loading = addScript(here + "require.js" + query)
+        .then(function () {
+          var paths = {};
+          Object.keys(MODULES).forEach(function (id) {
+            paths[id] = here + MODULES[id];
+          });
+          window.requirejs.config({ paths: paths, urlArgs: version ? "v=" + version : "" });
+          return requireModule("@jupyter-widgets/html-manager");
+        })
+        .then(render)
+        .then(function () {
+          document.dispatchEvent(new CustomEvent("cj-widgets-rendered"));
+        })
+        .catch(function (error) {
+          setStatus("The demo could not load. Reload the page to try again.");
+          loading = null;
+          throw error;
+        });
+    }
+    return loading;
+  }
+
+  function replace(demo, node) {
+    var kept = Array.prototype.slice.call(demo.childNodes);
+    var room = demo.getBoundingClientRect().height;
+    demo.style.minHeight = room + "px";
+    kept.forEach(function (child) {
+      if (child.nodeType === 1 && child.matches(VIEW)) {
+        return; // the view tag stays: it is how the demo is found again
+      }
+      child.remove();
+    });
+    demo.insertBefore(node, demo.firstChild);
+    var release = function () {
+      if (node.getBoundingClientRect().height > 0) {
+        demo.style.minHeight = "";
+      } else {
+        requestAnimationFrame(release);
+      }
+    };
+    requestAnimationFrame(release);
+    return function restore() {
+      node.remove();
+      demo.style.minHeight = "";
+      kept.forEach(function (child) {
+        if (!child.parentNode) {
+          demo.insertBefore(child, demo.querySelector(VIEW));
+        }
+      });
+    };
+  }
+
+  function watch() {
+    var targets = demos();
+    if (!targets.length) {
+      return;
+    }
+    var start = function () {
+      load().catch(function (error) {
+        console.warn("calijack: widgets not rendered:", error);
+      });
+    };
+    if ("IntersectionObserver" in window) {
+      // Start about one screen ahead, so the demo is live by the time the reader is there.
+      var observer = new IntersectionObserver(
+        function (entries) {
+          if (entries.some(function (e) { return e.isIntersecting; })) {
+            observer.disconnect();
+            start();
+          }
+        },
+        { rootMargin: "0px 0px 100% 0px" }
+      );
+      targets.forEach(function (demo) {
+        observer.observe(demo);
+      });
+    } else {
+      start();
+    }
+    targets.forEach(function (demo) {
+      ["pointerdown", "focusin"].forEach(function (type) {
+        demo.addEventListener(type, start, { once: true, passive: true });
+      });
+    });
+  }
+
+  window.calijackWidgets = { demos: demos, load: load, replace: replace };
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", watch);
+  } else {
+    watch();
+  }
+})();
