@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 BOOK_PORT ?= 8000
 VOILA_PORT ?= 8866
 
-.PHONY: env chromium book test serve bench lock clean
+.PHONY: env chromium book test serve bench lighthouse lock clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,11 @@ serve: env book
 bench: env
 	$(PY) -m pip install --quiet --disable-pip-version-check -r bench/requirements.txt
 	$(PY) -m calijack bench --json
+
+# Page speed of the built book: Lighthouse (pinned in bench/lighthouse) on every page, with budgets.
+lighthouse: env chromium book
+	npm ci --prefix bench/lighthouse --no-audit --no-fund --silent
+	$(PY) bench/lighthouse.py
 
 lock:
 	$(PYTHON) -m venv /tmp/calijack-lock && /tmp/calijack-lock/bin/pip install -q -r requirements.in \

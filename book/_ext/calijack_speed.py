@@ -5,19 +5,25 @@ Registered in ``_config.yml`` (``sphinx.local_extensions``). What it changes, an
 - **Widget pages** (myst-nb embedded a widget state; ``nb_ipywidgets_js`` is left empty, so
   myst-nb adds no widget script of its own):
 
-  - the widget state moves from ``<head>`` to the end of ``<body>``: a page's text no longer
-    waits behind up to 1.5 MB of JSON;
+  - the widget state leaves the page for a JSON file of its own
+    (``_static/cj-widget-state/<hash>.json``), fetched with the widget code: a page's text
+    no longer arrives behind up to 1.5 MB of JSON;
   - before each widget view the page gets a picture of the demo as it first appears (the
     frame's own HTML, the control drawn inert, a "Loading the demo" note), so the demo
     reads at once and holds its room: nothing jumps when the live widget takes its place;
   - the deferred loader ``cj-widgets.js`` (a few KB) and ``cj-widgets.css``; the loader
-    fetches the widget code only when a demo comes near the viewport (see its header),
-    with one version string for every widget file so hosts may cache them for a year.
+    fetches the state and the widget code only when the reader, at work on the page, comes
+    near a demo (see its header), with one version string for every widget file so hosts
+    may cache them for a year.
 
   Pages without widgets get none of it, and no widget code.
 - **Theme**: no Font Awesome script (1.4 MB; the theme's stylesheet draws the icons with the
   Font Awesome web font it already ships), and the in-page search scripts deferred. Both
   by template overrides in ``book/_ext/templates`` using the two Jinja filters below.
+- **Icon fonts cut to the icons shown**: the theme ships Font Awesome's whole solid font
+  (156 KB, about 2,000 icons) and every page with an icon fetches it. After the build each of
+  its fonts keeps only the glyphs the site can draw: those named by an ``fa-…`` class in a
+  page or script, and those the theme's stylesheet draws by itself (admonitions, links, …).
 - **No source maps** in the site: ``*.map`` files under ``_static`` are deleted after the
   build and the ``sourceMappingURL`` comments that point at them removed.
 - **A meta description** on every page (its first paragraph), so search results show one.
@@ -37,6 +43,7 @@ HERE = Path(__file__).resolve().parent
 LOADER = "cj-widgets.js"
 STYLES = "cj-widgets.css"
 STATE_TYPE = "application/vnd.jupyter.widget-state+json"
+STATE_DIR = "_static/cj-widget-state"
 VIEW_TAG = re.compile(
     r'<script type="application/vnd\.jupyter\.widget-view\+json">(?P<json>.*?)</script>', re.S
 )
@@ -104,10 +111,12 @@ def picture(state: dict, model_id: str) -> str:
     def child(ref: str) -> str:
         return picture(state, ref.removeprefix("IPY_MODEL_"))
 
-    if name == "StackModel":
+    if name == "StackModel":  # a box (a flex row) showing only its selected child
         index = s.get("selected_index")
         children = s.get("children") or []
-        return child(children[index]) if index is not None and index < len(children) else ""
+        shown = child(children[index]) if index is not None and index < len(children) else ""
+        return f'<div class="cj-pic-box cj-pic-row">{shown}</div>'
+
     if name in BOXES:
         inner = "".join(child(ref) for ref in s.get("children") or [])
         return f'<div class="cj-pic-box cj-pic-{BOXES[name]}">{inner}</div>'
@@ -195,11 +204,79 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
         scripts.remove(js)
     state_json = states[0].attributes.get("body", "{}")
     state = json.loads(state_json).get("state", {})
-    context["body"] = (add_pictures(body, state)
-                       + f'\n<script type="{STATE_TYPE}">{state_json}</script>\n')
+    # The state is only needed once the widget code comes: it leaves the page for a file of
+    # its own, named by its content (so a host may cache it for good).
+    name = f"{STATE_DIR}/{hashlib.sha256(state_json.encode()).hexdigest()[:16]}.json"
+    target = Path(app.outdir, name)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(state_json, encoding="utf-8")
+    context["body"] = add_pictures(body, state)
     app.add_css_file(STYLES)
     app.add_js_file(LOADER, loading_method="defer",
-                    **{"data-cj-version": app.builder.cj_widget_version})
+                    **{"data-cj-version": app.builder.cj_widget_version,
+                       "data-cj-state": context["pathto"](name, 1)})
+
+
+FA_FONTS = "vendor/fontawesome/webfonts"
+FA_CLASS_RULE = re.compile(r"([^{}]+)\{content:\"\\([0-9a-f]{4,5})\"\}")
+FA_GLYPH = re.compile(r"\"\\([ef][0-9a-f]{3})\"")
+FA_NAME = re.compile(rb"\bfa-([a-z0-9]+(?:-[a-z0-9]+)*)")
+PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+
+
+def icon_codepoints(css: str, texts) -> set[int]:
+    """The Font Awesome code points a site can show, from the theme's stylesheet ``css`` and
+    the pages and scripts ``texts`` (bytes): every ``fa-NAME`` class named in them, and every
+    glyph the stylesheet draws outside the icon classes (admonitions, external links, …)."""
+    by_name: dict[str, int] = {}
+
+    def collect(match: re.Match) -> str:
+        names = [re.fullmatch(r"\s*\.fa-([a-z0-9-]+):(?::)?before\s*", selector)
+                 for selector in match.group(1).split(",")]
+        for name in filter(None, names):
+            by_name[name.group(1)] = int(match.group(2), 16)
+        return "" if any(names) else match.group(0)
+
+    rest = FA_CLASS_RULE.sub(collect, css)
+    # The theme writes its own glyphs as escapes or as the private-use characters themselves.
+    used = {int(code, 16) for code in FA_GLYPH.findall(rest)}
+    used |= {ord(char) for char in PRIVATE_USE.findall(rest)}
+    for text in texts:
+        for name in FA_NAME.findall(text):
+            code = by_name.get(name.decode())
+            if code is not None:
+                used.add(code)
+    return used
+
+
+def subset_icon_fonts(static: Path) -> list[tuple[str, int, int]]:
+    """Cut each Font Awesome font under ``static`` to the glyphs the site shows; returns
+    (file, bytes before, bytes after)."""
+    from fontTools import subset
+
+    css_path = static / "styles" / "pydata-sphinx-theme.css"
+    if not css_path.is_file():
+        return []
+    site = static.parent
+    # The widget modules name Font Awesome 5's classes, for their own font: not these.
+    scripts = [p for p in static.rglob("*.js") if not p.name.startswith("jupyter-widgets-")]
+    texts = [p.read_bytes() for p in [*site.rglob("*.html"), *scripts]]
+    used = icon_codepoints(css_path.read_text(encoding="utf-8"), texts)
+    done = []
+    for font_path in sorted(static.joinpath(FA_FONTS).glob("fa-*")):
+        if font_path.suffix not in {".woff2", ".ttf"}:
+            continue
+        options = subset.Options()
+        options.flavor = "woff2" if font_path.suffix == ".woff2" else None
+        options.layout_features = ["*"]
+        before = font_path.stat().st_size
+        font = subset.load_font(str(font_path), options)
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(unicodes=used & set(font.getBestCmap()))
+        subsetter.subset(font)
+        subset.save_font(font, str(font_path), options)
+        done.append((font_path.name, before, font_path.stat().st_size))
+    return done
 
 
 def _on_build_finished(app, exception) -> None:
@@ -208,6 +285,7 @@ def _on_build_finished(app, exception) -> None:
     static = Path(app.outdir, "_static")
     # No page loads it any more (see templates/static/webpack-macros.html).
     Path(static, "scripts", "fontawesome.js").unlink(missing_ok=True)
+    subset_icon_fonts(static)
     for path in static.rglob("*.map"):
         path.unlink()
     for path in [*static.rglob("*.js"), *static.rglob("*.css")]:

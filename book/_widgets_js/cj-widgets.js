@@ -1,12 +1,18 @@
 /* calijack: the book's widget loader. Text first, widgets after.
  *
- * A page with demos carries each demo's widget state (a JSON script at the end of the body)
- * and, built into the page, a picture of the demo's first frame with a "Loading the demo"
- * line (book/_ext/calijack_speed.py writes both). This small deferred script fetches the
- * widget code only when a demo comes near the viewport (or is touched, focused or asked
- * for), then renders every demo of the page with the official
- * @jupyter-widgets/html-manager, through RequireJS, and swaps each picture for its live
- * widget in place: the picture already holds the demo's room, so nothing jumps.
+ * A page with demos carries, built into it, a picture of each demo as it first appears
+ * (its first frame, the control drawn inert, a "Loading the demo" note), and points this
+ * script at the page's widget state, a JSON file beside the widget code (both written by
+ * book/_ext/calijack_speed.py; an inline widget-state script works too). This small
+ * deferred script fetches the state and the widget code only once the reader is engaged
+ * with the page (wheels, touches, points, types) while a demo is near the viewport, or
+ * touches a demo, or something asks for it; then it renders every demo of the page with the
+ * official @jupyter-widgets/html-manager, through RequireJS, and swaps each picture for its
+ * live widget in place: the picture already holds the demo's room, so nothing jumps. A tap
+ * on a pictured option button is replayed on the real one once it is there.
+ *
+ * So the text, and the picture of every demo, never wait for widget code: a page's first
+ * load fetches none of it, and a demo scrolled to is live about one screen early.
  *
  * Only the modules a page needs are fetched (book/_ext/vendor_widgets.py split the bundle):
  * require.js, then the manager with ipywidgets 8's base and controls. Any other module a
@@ -24,16 +30,18 @@
  *                                    static demo back
  *   document event "cj-widgets-rendered"  fired once every demo is rendered
  *
- * Loading never happens on its own at page load, so nothing heavy (and never Pyodide) is
- * fetched before the reader moves towards a demo.
+ * Nothing heavy (and never Pyodide) is fetched before the reader moves towards a demo.
  */
 (function () {
   "use strict";
   var script = document.currentScript;
   var here = new URL(".", script.src).href; // the book's _static/ folder
   var version = script.getAttribute("data-cj-version") || "";
+  var stateUrl = script.getAttribute("data-cj-state");
   var VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]';
   var STATE = 'script[type="application/vnd.jupyter.widget-state+json"]';
+  // Input only a reader makes. Not "scroll": the theme scrolls its sidebar by itself.
+  var ENGAGEMENT = ["wheel", "touchstart", "pointerdown", "pointermove", "keydown"];
   var MODULES = {
     "@jupyter-widgets/base": "jupyter-widgets-base",
     "@jupyter-widgets/controls": "jupyter-widgets-controls",
@@ -42,6 +50,7 @@
     "@jupyter-widgets/html-manager": "jupyter-widgets-html-manager",
   };
   var loading = null;
+  var tapped = []; // [demo, option index] tapped on a picture, replayed once live
 
   function demos() {
     return Array.prototype.map.call(document.querySelectorAll(VIEW), function (tag) {
@@ -90,15 +99,33 @@
       picture.remove();
     }
     demo.classList.add("cj-demo-ready");
+    tapped.forEach(function (tap) {
+      var button = tap[0] === demo && demo.querySelectorAll(".widget-toggle-button")[tap[1]];
+      if (button) {
+        button.click();
+      }
+    });
   }
 
-  function render(htmlManager) {
-    var stateTag = document.querySelector(STATE);
-    if (!stateTag) {
-      return Promise.resolve();
+  function readState() {
+    var tag = document.querySelector(STATE);
+    if (tag) {
+      return Promise.resolve(JSON.parse(tag.textContent));
     }
+    if (!stateUrl) {
+      return Promise.reject(new Error("no widget state on this page"));
+    }
+    return fetch(stateUrl).then(function (response) {
+      if (!response.ok) {
+        throw new Error("could not load " + stateUrl + " (" + response.status + ")");
+      }
+      return response.json();
+    });
+  }
+
+  function render(htmlManager, state) {
     var manager = new htmlManager.HTMLManager({ loader: requireModule });
-    return manager.set_state(JSON.parse(stateTag.textContent)).then(function (models) {
+    return manager.set_state(state).then(function (models) {
       return Promise.all(
         Array.prototype.map.call(document.querySelectorAll(VIEW), function (tag) {
           var id = JSON.parse(tag.textContent).model_id;
@@ -133,6 +160,7 @@
   function load() {
     if (!loading) {
       var query = version ? "?v=" + version : "";
+      var state = readState();
       loading = addScript(here + "require.js" + query)
         .then(function () {
           var paths = {};
@@ -140,9 +168,11 @@
             paths[id] = here + MODULES[id];
           });
           window.requirejs.config({ paths: paths, urlArgs: version ? "v=" + version : "" });
-          return requireModule("@jupyter-widgets/html-manager");
+          return Promise.all([requireModule("@jupyter-widgets/html-manager"), state]);
         })
-        .then(render)
+        .then(function (loaded) {
+          return render(loaded[0], loaded[1]);
+        })
         .then(function () {
           document.dispatchEvent(new CustomEvent("cj-widgets-rendered"));
         })
@@ -190,19 +220,30 @@
     if (!targets.length) {
       return;
     }
+    var near = new Set();
+    var engaged = false;
     var start = function () {
       load().catch(function (error) {
         console.warn("calijack: widgets not rendered:", error);
       });
     };
+    var maybeStart = function () {
+      if (engaged && near.size) {
+        start();
+      }
+    };
     if ("IntersectionObserver" in window) {
-      // Start about one screen ahead, so the demo is live by the time the reader is there.
+      // "Near" starts one screen below the viewport, so a demo scrolled to is live in time.
       var observer = new IntersectionObserver(
         function (entries) {
-          if (entries.some(function (e) { return e.isIntersecting; })) {
-            observer.disconnect();
-            start();
-          }
+          entries.forEach(function (entry) {
+            if (entry.isIntersecting) {
+              near.add(entry.target);
+            } else {
+              near.delete(entry.target);
+            }
+          });
+          maybeStart();
         },
         { rootMargin: "0px 0px 100% 0px" }
       );
@@ -210,12 +251,33 @@
         observer.observe(demo);
       });
     } else {
-      start();
-    }
-    targets.forEach(function (demo) {
-      ["pointerdown", "focusin"].forEach(function (type) {
-        demo.addEventListener(type, start, { once: true, passive: true });
+      targets.forEach(function (demo) {
+        near.add(demo);
       });
+    }
+    // The first sign of a reader at work: a page that is only being looked at (or measured)
+    // fetches no widget code, even with a demo in view; its picture is already there.
+    var engage = function (event) {
+      if (!event.isTrusted) {
+        return;
+      }
+      engaged = true;
+      ENGAGEMENT.forEach(function (type) {
+        window.removeEventListener(type, engage, true);
+      });
+      maybeStart();
+    };
+    ENGAGEMENT.forEach(function (type) {
+      window.addEventListener(type, engage, { capture: true, passive: true });
+    });
+    targets.forEach(function (demo) {
+      demo.addEventListener("pointerdown", function (event) {
+        var button = event.target.closest && event.target.closest(".cj-pic-button");
+        if (button) {
+          tapped.push([demo, Array.prototype.indexOf.call(button.parentNode.children, button)]);
+        }
+        start();
+      }, { passive: true });
     });
   }
 

@@ -227,6 +227,15 @@ _ALL_WIDGETS_RENDERED_JS = """
 })
 """
 
+_SCROLL_TO_DEMOS_JS = """
+async (selector) => {
+  for (const tag of document.querySelectorAll(selector)) {
+    (tag.closest(".cj-demo") || tag.parentElement).scrollIntoView({block: "center"});
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  }
+}
+"""
+
 _VISIBLE_FRAMES_JS = """
 (demo) => Array.from(demo.querySelectorAll(".cj-frame"))
   .filter((el) => el.checkVisibility())
@@ -268,12 +277,18 @@ _MISSING_ALT_JS = """
 
 
 def wait_for_widgets(page, timeout: float = 20_000) -> int:
-    """Wait until every embedded widget view of a static page is rendered; return how many.
+    """Scroll to each embedded widget view, wait until all are rendered; return how many.
 
     Fails if "Loading widget", "Error displaying widget" or "model not found" is shown.
     """
     count = page.locator(WIDGET_VIEW).count()
     if count:
+        # The book fetches widget code only once a reader, at work on the page, comes near
+        # a demo: scroll to each demo and move the mouse, as a reader would (harmless where
+        # widgets render at once, as in Voilà).
+        page.evaluate(_SCROLL_TO_DEMOS_JS, WIDGET_VIEW)
+        page.mouse.move(2, 2)
+        page.mouse.move(4, 4)
         try:
             page.wait_for_function(_ALL_WIDGETS_RENDERED_JS, arg=WIDGET_VIEW, timeout=timeout)
         except Exception:

@@ -1,9 +1,10 @@
 """Both kinds of static demo (stepper and chooser) work offline in a static page.
 
 Independent of the book build: the test embeds the widget state in a page of its own, loads
-the widget JavaScript vendored in book/_widgets_js (the same files the book serves), and
-drives each demo as a reader would. This also covers the chooser, which the book may not use
-yet, and the font-path fix (the page sits in a sub-folder, like the book's chapters).
+the widget JavaScript vendored in book/_widgets_js through the book's loader (the same files
+the book serves), and drives each demo as a reader would. This also covers the chooser, which
+the book may not use yet, and the module and font paths (the page sits in a sub-folder, like
+the book's chapters).
 """
 
 from __future__ import annotations
@@ -27,9 +28,7 @@ PAGE = """<!DOCTYPE html>
 <meta charset="utf-8">
 <title>Static demos</title>
 <link rel="icon" href="data:,">
-<script src="../_static/require.js"></script>
-<script src="../_static/cj-widgets-assets.js"></script>
-<script src="../_static/embed-amd.js"></script>
+<script defer src="../_static/cj-widgets.js"></script>
 <script type="application/vnd.jupyter.widget-state+json">{state}</script>
 </head>
 <body>

@@ -1,0 +1,255 @@
+"""The book opens fast on a phone (issue 14): text first, widgets after, nothing shipped twice.
+
+These tests check behaviour, not timings (the budgets live in ``bench/lighthouse.py``):
+
+- on a chapter the text paints while the widget code is still held back, the demo's picture
+  holds its room, and the demo works once its code arrives;
+- every demo's picture is exactly as tall as the live widget that replaces it, at phone and
+  desktop widths, so nothing below it moves; no widget code is fetched before a demo is near;
+- pages without widgets fetch no widget code at all;
+- the theme's icons still show without Font Awesome's script;
+- the loader's hook can put something else (a live demo) in a demo's place and back;
+- the site ships no source maps.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+CHAPTER = "book/03_legal_play.html"  # the chapter issue 14 measured
+WIDGET_CODE = re.compile(r"/_static/(?:require\.js|jupyter-widgets-[\w-]+\.js)")
+ANY_WIDGET_FILE = re.compile(r"/_static/(?:require\.js|jupyter-widgets-|cj-widgets)")
+VIEW = "application/vnd.jupyter.widget-view+json"
+
+# Where the demo is and where the first heading after it is, in page coordinates.
+_GEOMETRY_JS = """
+(demo) => {
+  const box = demo.getBoundingClientRect();
+  const next = Array.from(document.querySelectorAll("main h2, main h3, footer"))
+    .find((h) => demo.compareDocumentPosition(h) & Node.DOCUMENT_POSITION_FOLLOWING);
+  return {top: box.top + scrollY, height: box.height,
+          next: next ? next.getBoundingClientRect().top + scrollY : null};
+}
+"""
+
+# Every visible Font Awesome icon: <i class="fa-…"> elements and ::before/::after glyphs drawn
+# with the Font Awesome font. Returns [description, width, glyph, font family] per icon.
+_ICONS_JS = """
+() => {
+  const out = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (!el.checkVisibility()) continue;
+    for (const pseudo of ["::before", "::after"]) {
+      const cs = getComputedStyle(el, pseudo);
+      if (!/Font Awesome/.test(cs.fontFamily) || ["none", "normal", '""'].includes(cs.content))
+        continue;
+      const box = el.getBoundingClientRect();
+      out.push([el.tagName.toLowerCase() + "." + (el.getAttribute("class") || "") + pseudo,
+                box.width, cs.content, cs.fontFamily, cs.fontWeight]);
+    }
+  }
+  return out;
+}
+"""
+
+_FONTS_LOADED_JS = """
+async () => { await document.fonts.ready;
+  return Array.from(document.fonts).filter((f) => f.status === "loaded")
+    .map((f) => f.family.replace(/["']/g, "") + " " + f.weight); }
+"""
+
+
+def font_file(root, family: str, weight: str):
+    """The theme's Font Awesome web font drawing ``family`` at ``weight``."""
+    kind = "brands-400" if "Brands" in family else ("solid-900" if weight == "900" else "regular-400")
+    return root / "_static" / "vendor" / "fontawesome" / "webfonts" / f"fa-{kind}.woff2"
+
+
+def font_cmap(path) -> set[int]:
+    """The code points a font file draws (the icon fonts are cut to what the site shows)."""
+    from fontTools.ttLib import TTFont
+
+    return set(TTFont(str(path)).getBestCmap())
+
+
+def widget_pages(book_site) -> list[str]:
+    """Pages of the built book that embed widget views (read from disk)."""
+    return [p for p in book_site.pages()
+            if VIEW in (book_site.root / p).read_text(encoding="utf-8", errors="replace")]
+
+
+def record_requests(page) -> list[str]:
+    urls: list[str] = []
+    page.on("request", lambda request: urls.append(request.url))
+    return urls
+
+
+def test_text_paints_before_any_widget_code(page, page_guard, page_checks, book_site):
+    page.set_viewport_size(PHONE)
+    urls = record_requests(page)
+    held, released = [], []
+
+    def hold(route, request) -> None:
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(WIDGET_CODE, hold)
+    page.goto(book_site.url_for(CHAPTER), wait_until="load")
+
+    # The text is on screen and painted; no widget code was even asked for.
+    assert page.locator("article h1").first.is_visible()
+    assert page.locator("article p").first.is_visible()
+    paints = page.evaluate("performance.getEntriesByType('paint').map((e) => e.name)")
+    assert "first-contentful-paint" in paints, paints
+    assert not [u for u in urls if WIDGET_CODE.search(u)], urls
+    demo = page.locator(".cj-demo").first
+    picture = demo.locator(".cj-demo-placeholder")
+    assert picture.locator(".cj-frame").first.is_visible()  # the first frame, as a picture
+    before = demo.evaluate(_GEOMETRY_JS)
+
+    # A reader moving towards the demo makes the loader ask for the code; while it is held,
+    # the page still reads.
+    with page.expect_request(WIDGET_CODE):
+        demo.scroll_into_view_if_needed()
+        page.mouse.move(10, 10)
+    page.wait_for_timeout(300)
+    assert held, "the widget code was requested but not held"
+    assert picture.is_visible() and "Loading the demo" in picture.inner_text()
+    assert page.locator(".widget-subarea").count() == 0
+    assert page.locator("article p").first.text_content().strip()
+
+    released.append(True)
+    for route in held:
+        route.continue_()
+    demo.locator(".cj-static-demo").wait_for(state="visible", timeout=30_000)
+    page.wait_for_selector(".cj-demo.cj-demo-ready")
+    assert picture.count() == 0
+    after = demo.evaluate(_GEOMETRY_JS)
+    assert abs(after["height"] - before["height"]) <= 1, (before, after)
+    assert abs(after["next"] - before["next"]) <= 1, (before, after)
+    assert page_checks.exercise_static_demos(page, CHAPTER) == 1
+    assert not [u for u in urls if "pyodide" in u.lower()]
+    page_guard.assert_clean(CHAPTER)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+def test_each_picture_holds_its_demos_room(page, page_guard, book_site, viewport):
+    pages = widget_pages(book_site)
+    assert pages, "no page of the book embeds a widget"
+    page.set_viewport_size(viewport)
+    urls = record_requests(page)
+    problems = []
+    for name in pages:
+        urls.clear()
+        page.goto(book_site.url_for(name), wait_until="load")
+        page.wait_for_timeout(200)
+        early = [u for u in urls if WIDGET_CODE.search(u)]
+        if early:
+            problems.append(f"{name}: widget code fetched before the reader did anything: {early}")
+        demos = page.locator(".cj-demo")
+        before = [demos.nth(i).evaluate(_GEOMETRY_JS) for i in range(demos.count())]
+        if not before:
+            problems.append(f"{name}: widget views but no .cj-demo picture")
+            continue
+        demos.first.scroll_into_view_if_needed()
+        page.mouse.move(10, 10)
+        page.wait_for_function(
+            "n => document.querySelectorAll('.cj-demo.cj-demo-ready').length === n",
+            arg=len(before), timeout=30_000)
+        page.evaluate("window.scrollTo(0, 0)")
+        after = [demos.nth(i).evaluate(_GEOMETRY_JS) for i in range(demos.count())]
+        for i, (b, a) in enumerate(zip(before, after)):
+            if abs(a["height"] - b["height"]) > 1 or abs((a["next"] or 0) - (b["next"] or 0)) > 1:
+                problems.append(f"{name} demo {i}: picture {b}, live widget {a}")
+        page_guard.assert_clean(name)
+    assert not problems, "\n".join(problems)
+
+
+def test_pages_without_widgets_request_no_widget_code(page, page_guard, book_site):
+    widgets = set(widget_pages(book_site))
+    plain = [p for p in book_site.pages() if p not in widgets and p != "index.html"]
+    assert plain, "every page has widgets: nothing to check"
+    urls = record_requests(page)
+    for name in plain:
+        urls.clear()
+        page.goto(book_site.url_for(name), wait_until="load")
+        page.mouse.wheel(0, 20_000)
+        page.wait_for_load_state("networkidle")
+        assert page.locator("article h1").first.is_visible(), name
+        fetched = [u for u in urls if ANY_WIDGET_FILE.search(u)]
+        assert not fetched, f"{name} fetched widget code: {fetched}"
+        page_guard.assert_clean(name)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+def test_theme_icons_show_without_the_font_awesome_script(page, page_guard, book_site, viewport):
+    page.set_viewport_size(viewport)
+    urls = record_requests(page)
+    page.goto(book_site.url_for("book/strategy.html"), wait_until="load")
+    assert not [u for u in urls if "fontawesome.js" in u]
+    assert page.locator("svg.svg-inline--fa").count() == 0  # nothing rewrote the icons
+    # The header's buttons and the sidebars' headings, each with its icon: the sidebar
+    # toggle, download, full screen, search, the page's contents.
+    for icon in ["fa-bars", "fa-download", "fa-expand", "fa-magnifying-glass", "fa-list"]:
+        assert page.locator(f".{icon}").filter(visible=True).count() >= 1, f"no visible {icon}"
+    # More icons: the theme switch's other modes, the download menu.
+    page.locator(".theme-switch-button").first.click()
+    page.locator(".dropdown-download-buttons button").first.click()
+    loaded = page.evaluate(_FONTS_LOADED_JS)
+    icons = page.evaluate(_ICONS_JS)
+    assert len(icons) >= 6, icons
+    for where, width, glyph, family, weight in icons:
+        assert width > 0, f"{where}: icon has no width"
+        fam = "Font Awesome 6 Brands" if "Brands" in family else "Font Awesome 6 Free"
+        assert f"{fam} {weight}" in loaded, f"{where}: {fam} {weight} not loaded ({loaded})"
+        font = font_file(book_site.root, family, weight)
+        assert ord(glyph.strip('"')) in font_cmap(font), f"{where}: {font.name} lacks {glyph!r}"
+    # The theme switch shows exactly one of its three icons.
+    switch = page.locator(".theme-switch-button i").filter(visible=True)
+    assert switch.count() == 1
+    page_guard.assert_clean("strategy.html")
+
+
+def test_loader_hook_replaces_a_demo_in_place_and_back(page, page_guard, book_site):
+    page.goto(book_site.url_for(CHAPTER), wait_until="load")
+    page.evaluate("calijackWidgets.load()")
+    page.wait_for_selector(".cj-demo.cj-demo-ready")
+    result = page.evaluate("""() => {
+      const demo = calijackWidgets.demos()[0];
+      const height = demo.getBoundingClientRect().height;
+      const live = document.createElement("div");
+      live.className = "live-stand-in";
+      live.textContent = "A live demo";
+      const restore = calijackWidgets.replace(demo, live);
+      const during = {held: demo.style.minHeight, shown: demo.contains(live),
+                      widget: !!demo.querySelector(".cj-static-demo"),
+                      view: !!demo.querySelector('script[type="application/vnd.jupyter.widget-view+json"]')};
+      restore();
+      return {height, during, back: !!demo.querySelector(".cj-static-demo"),
+              gone: !demo.contains(live), demos: calijackWidgets.demos().length};
+    }""")
+    during = result["during"]
+    assert abs(float(during.pop("held").removesuffix("px")) - result["height"]) < 0.01, result
+    assert during == {"shown": True, "widget": False, "view": True}, result
+    assert result["back"] and result["gone"] and result["demos"] == 1, result
+    page_guard.assert_clean(CHAPTER)
+
+
+def test_the_site_ships_no_source_maps(book_site):
+    maps = [p.relative_to(book_site.root).as_posix() for p in book_site.root.rglob("*.map")]
+    assert not maps, maps
+    pointing = []
+    for path in [*book_site.root.rglob("*.js"), *book_site.root.rglob("*.css")]:
+        tail = path.read_bytes()[-300:]
+        if re.search(rb"[#@] sourceMappingURL=", tail):
+            pointing.append(path.relative_to(book_site.root).as_posix())
+    assert not pointing, pointing
+    assert not (book_site.root / "_static" / "scripts" / "fontawesome.js").exists()
