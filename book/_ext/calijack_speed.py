@@ -18,12 +18,21 @@ Registered in ``_config.yml`` (``sphinx.local_extensions``). What it changes, an
 
   Pages without widgets get none of it, and no widget code.
 - **Theme**: no Font Awesome script (1.4 MB; the theme's stylesheet draws the icons with the
-  Font Awesome web font it already ships), and the in-page search scripts deferred. Both
-  by template overrides in ``book/_ext/templates`` using the two Jinja filters below.
-- **Icon fonts cut to the icons shown**: the theme ships Font Awesome's whole solid font
-  (156 KB, about 2,000 icons) and every page with an icon fetches it. After the build each of
-  its fonts keeps only the glyphs the site can draw: those named by an ``fa-…`` class in a
-  page or script, and those the theme's stylesheet draws by itself (admonitions, links, …).
+  Font Awesome web font it already ships), no preload hints for its deferred scripts, and no
+  in-page search scripts on every page while search-as-you-type is off (template overrides
+  in ``book/_ext/templates`` using the Jinja filters below). The
+  extensions' small scripts (copy button, toggle button, tabs, highlighting, …) are deferred
+  too: each runs its work when the document is ready anyway, and deferred scripts keep
+  their order. Only ``documentation_options.js`` stays, as inline scripts read it at once
+  (and on search.html, whose search scripts run at once, nothing is deferred).
+  The theme's stylesheet no longer ``@import``s ``basic.css`` (a request after a request):
+  it is written into ``theme.css``.
+- **Icons cut to the icons shown**: the theme ships Font Awesome's whole solid font (156 KB,
+  about 2,000 icons), which every page with an icon fetches, and a class for each icon in the
+  stylesheet every page waits for. After the build each of its fonts keeps only the glyphs
+  the site can draw (those named by an ``fa-…`` class in a page or script, and those the
+  theme's stylesheet draws by itself: admonitions, links, …), and the stylesheet only the
+  classes of icons named somewhere.
 - **No source maps** in the site: ``*.map`` files under ``_static`` are deleted after the
   build and the ``sourceMappingURL`` comments that point at them removed.
 - **A meta description** on every page (its first paragraph), so search results show one.
@@ -51,6 +60,8 @@ MAP_COMMENT = re.compile(rb"\n?(?://# sourceMappingURL=[^\n]*|/\*# sourceMapping
 BOXES = {"VBoxModel": "column", "BoxModel": "row", "HBoxModel": "row", "GridBoxModel": "column"}
 TEXT_MODELS = {"HTMLModel", "HTMLMathModel"}
 WIDGET_FILES = ("require.js", "jupyter-widgets-*.js")
+DEFERRED = {"doctools.js", "sphinx_highlight.js", "clipboard.min.js", "copybutton.js",
+            "sphinx-book-theme.js", "togglebutton.js", "design-tabs.js"}
 LOADING = '<span class="cj-demo-loading" role="status">Loading the demo…</span>'
 
 
@@ -65,6 +76,11 @@ def drop_scripts(markup: str, *names: str) -> Markup:
         out = re.sub(r'\s*<script[^>]*\ssrc="[^"]*/' + re.escape(name) + r'[?"][^>]*></script>',
                      "", out)
     return Markup(out)
+
+
+def drop_preloads(markup: str) -> Markup:
+    """``markup`` without its ``<link rel="preload" as="script">`` hints."""
+    return Markup(re.sub(r'\s*<link rel="preload" as="script"[^>]*>', "", str(markup)))
 
 
 def defer_scripts(markup: str, *names: str) -> Markup:
@@ -178,6 +194,7 @@ def _on_builder_inited(app) -> None:
     env = app.builder.templates.environment
     env.filters["cj_drop_scripts"] = drop_scripts
     env.filters["cj_defer_scripts"] = defer_scripts
+    env.filters["cj_drop_preloads"] = drop_preloads
     app.builder.cj_widget_version = widget_version(_widgets_folder(app))
 
 
@@ -189,8 +206,19 @@ def _first_paragraph(body: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
+def _defer_scripts(scripts: list) -> None:
+    """Give ``defer`` to the scripts named in DEFERRED (in place, order kept)."""
+    for i, js in enumerate(scripts):
+        name = Path(str(getattr(js, "filename", "") or "")).name
+        attrs = getattr(js, "attributes", {})
+        if name in DEFERRED and "defer" not in attrs and "async" not in attrs:
+            scripts[i] = type(js)(js.filename, priority=js.priority, **attrs, defer="defer")
+
+
 def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     body = context.get("body") or ""
+    if pagename != "search":  # search.html's own scripts run at once and need doctools.js
+        _defer_scripts(context.get("script_files") or [])
     if body and 'name="description"' not in context.get("metatags", ""):
         description = _first_paragraph(body)
         if description:
@@ -228,30 +256,41 @@ def icon_codepoints(css: str, texts) -> set[int]:
     """The Font Awesome code points a site can show, from the theme's stylesheet ``css`` and
     the pages and scripts ``texts`` (bytes): every ``fa-NAME`` class named in them, and every
     glyph the stylesheet draws outside the icon classes (admonitions, external links, …)."""
+    return _icon_usage(css, texts)[0]
+
+
+def _icon_usage(css: str, texts) -> tuple[set[int], str]:
+    """(code points shown, ``css`` without the icon-class rules of icons never named)."""
     by_name: dict[str, int] = {}
+    rules: list[tuple[list[str], str]] = []
 
     def collect(match: re.Match) -> str:
         names = [re.fullmatch(r"\s*\.fa-([a-z0-9-]+):(?::)?before\s*", selector)
                  for selector in match.group(1).split(",")]
-        for name in filter(None, names):
+        if not all(names):
+            return match.group(0)
+        for name in names:
             by_name[name.group(1)] = int(match.group(2), 16)
-        return "" if any(names) else match.group(0)
+        rules.append(([name.group(1) for name in names], match.group(0)))
+        return f"\0{len(rules) - 1}\0"
 
     rest = FA_CLASS_RULE.sub(collect, css)
     # The theme writes its own glyphs as escapes or as the private-use characters themselves.
     used = {int(code, 16) for code in FA_GLYPH.findall(rest)}
     used |= {ord(char) for char in PRIVATE_USE.findall(rest)}
-    for text in texts:
-        for name in FA_NAME.findall(text):
-            code = by_name.get(name.decode())
-            if code is not None:
-                used.add(code)
-    return used
+    named = {name.decode() for text in texts for name in FA_NAME.findall(text)} & set(by_name)
+    used |= {by_name[name] for name in named}
+
+    def restore(match: re.Match) -> str:
+        names, rule = rules[int(match.group(1))]
+        return rule if named.intersection(names) else ""
+
+    return used, re.sub("\0(\\d+)\0", restore, rest)
 
 
-def subset_icon_fonts(static: Path) -> list[tuple[str, int, int]]:
-    """Cut each Font Awesome font under ``static`` to the glyphs the site shows; returns
-    (file, bytes before, bytes after)."""
+def trim_icons(static: Path) -> list[tuple[str, int, int]]:
+    """Cut the theme's Font Awesome fonts, and its stylesheet's icon classes, to the icons
+    the site shows; returns (file, bytes before, bytes after)."""
     from fontTools import subset
 
     css_path = static / "styles" / "pydata-sphinx-theme.css"
@@ -261,8 +300,10 @@ def subset_icon_fonts(static: Path) -> list[tuple[str, int, int]]:
     # The widget modules name Font Awesome 5's classes, for their own font: not these.
     scripts = [p for p in static.rglob("*.js") if not p.name.startswith("jupyter-widgets-")]
     texts = [p.read_bytes() for p in [*site.rglob("*.html"), *scripts]]
-    used = icon_codepoints(css_path.read_text(encoding="utf-8"), texts)
-    done = []
+    css = css_path.read_text(encoding="utf-8")
+    used, trimmed = _icon_usage(css, texts)
+    css_path.write_text(trimmed, encoding="utf-8")
+    done = [(css_path.name, len(css.encode()), len(trimmed.encode()))]
     for font_path in sorted(static.joinpath(FA_FONTS).glob("fa-*")):
         if font_path.suffix not in {".woff2", ".ttf"}:
             continue
@@ -279,13 +320,27 @@ def subset_icon_fonts(static: Path) -> list[tuple[str, int, int]]:
     return done
 
 
+def _inline_basic_css(static: Path) -> None:
+    """Write basic.css into styles/theme.css in place of its ``@import`` (one request less
+    on the way to the first paint); its one relative URL is rebased."""
+    theme, basic = static / "styles" / "theme.css", static / "basic.css"
+    if not (theme.is_file() and basic.is_file()):
+        return
+    text = theme.read_text(encoding="utf-8")
+    rule = '@import "../basic.css";'
+    if rule in text:
+        css = re.sub(r"url\((?![\"']?(?:/|data:|https?:))([\"']?)", r"url(\1../", basic.read_text(encoding="utf-8"))
+        theme.write_text(text.replace(rule, css), encoding="utf-8")
+
+
 def _on_build_finished(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
     static = Path(app.outdir, "_static")
     # No page loads it any more (see templates/static/webpack-macros.html).
     Path(static, "scripts", "fontawesome.js").unlink(missing_ok=True)
-    subset_icon_fonts(static)
+    trim_icons(static)
+    _inline_basic_css(static)
     for path in static.rglob("*.map"):
         path.unlink()
     for path in [*static.rglob("*.js"), *static.rglob("*.css")]:

@@ -253,3 +253,21 @@ def test_the_site_ships_no_source_maps(book_site):
             pointing.append(path.relative_to(book_site.root).as_posix())
     assert not pointing, pointing
     assert not (book_site.root / "_static" / "scripts" / "fontawesome.js").exists()
+
+
+def test_search_still_finds_pages_without_the_in_page_search_scripts(page, page_guard, book_site):
+    """Pages no longer load the search index (search-as-you-type is off); the search box
+    still works: it opens search.html, which loads the index itself."""
+    urls = record_requests(page)
+    page.goto(book_site.url_for(CHAPTER), wait_until="load")
+    assert not [u for u in urls if re.search(r"/(searchindex|_static/searchtools)\.js", u)]
+    page.keyboard.press("Control+k")
+    box = page.locator("#pst-search-dialog input[name=q]")
+    box.wait_for(state="visible")
+    box.fill("trump")
+    box.press("Enter")
+    page.wait_for_url(re.compile(r"search\.html\?q=trump"))
+    results = page.locator("#search-results ul.search li a")
+    results.first.wait_for(timeout=15_000)
+    assert results.count() >= 3
+    page_guard.assert_clean("search.html")
