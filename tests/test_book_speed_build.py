@@ -1,5 +1,5 @@
 """The book's speed tooling without a browser: the demo pictures, the template filters, the
-vendored widget modules (book/_ext/calijack_speed.py, book/_ext/vendor_widgets.py)."""
+after-build trimming, the vendored widget modules (book/_ext/*.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
 
 import calijack_speed  # noqa: E402
+import demo_pictures  # noqa: E402
+import site_trim  # noqa: E402
 import vendor_widgets  # noqa: E402
 
 WIDGETS_JS = ROOT / "book" / "_widgets_js"
@@ -36,7 +38,7 @@ def view_tag(model_id: str) -> str:
 
 def test_picture_of_a_stepper_shows_its_first_frame_and_an_inert_slider():
     demo = stepper(["<p>first</p>", "<p>second</p>"], labels=["Deal", "Lead"], description="Step")
-    pic = calijack_speed.picture(state_of(demo), demo.model_id)
+    pic = demo_pictures.picture(state_of(demo), demo.model_id)
     assert "first" in pic and "second" not in pic
     assert '<div class="cj-frame-label" data-frame="0">Deal</div>' in pic
     assert "Lead" not in pic
@@ -47,7 +49,7 @@ def test_picture_of_a_stepper_shows_its_first_frame_and_an_inert_slider():
 
 def test_picture_of_a_chooser_draws_every_option_and_marks_the_chosen_one():
     demo = chooser(["<p>a</p>", "<p>b</p>", "<p>c</p>"], ["J♠", "7♥", "A<♦>"], description="Play")
-    pic = calijack_speed.picture(state_of(demo), demo.model_id)
+    pic = demo_pictures.picture(state_of(demo), demo.model_id)
     buttons = re.findall(r'<span class="cj-pic-button( cj-pic-on)?">(.*?)</span>', pic)
     assert buttons == [(" cj-pic-on", "J♠"), ("", "7♥"), ("", "A&lt;♦&gt;")]
     assert '<div class="cj-frame" data-frame="0"><p>a</p></div>' in pic
@@ -57,7 +59,7 @@ def test_picture_of_a_chooser_draws_every_option_and_marks_the_chosen_one():
 def test_add_pictures_wraps_each_view_and_leaves_unknown_ones_a_loading_line():
     demo = stepper(["<p>x</p>"])
     body = "<p>Text</p>" + view_tag(demo.model_id) + view_tag("no-such-model")
-    out = calijack_speed.add_pictures(body, state_of(demo))
+    out = demo_pictures.add_pictures(body, state_of(demo))
     demos = re.findall(r'<div class="cj-demo" data-cj-model="([^"]+)">'
                        r'<div class="cj-demo-placeholder">(.*?)</div><script', out, re.S)
     assert [d[0] for d in demos] == [demo.model_id, "no-such-model"]
@@ -131,5 +133,28 @@ def test_icon_codepoints_keep_named_icons_and_the_themes_own_glyphs():
            '.fa-xmark:before{content:"\\f00d"}'
            ':root{--pst-icon-bell:"\uf0f3"}.toc:after{content:"\\f078";font:var(--fa-font-solid)}')
     pages = [b'<i class="fa-solid fa-bars"></i>', b'x.classList="fa-solid fa-xmark"']
-    assert calijack_speed.icon_codepoints(css, pages) == {0xF0C9, 0xF00D, 0xF0F3, 0xF078}
-    assert calijack_speed.icon_codepoints(css, []) == {0xF0F3, 0xF078}
+    assert site_trim.icon_codepoints(css, pages) == {0xF0C9, 0xF00D, 0xF0F3, 0xF078}
+    assert site_trim.icon_codepoints(css, []) == {0xF0F3, 0xF078}
+
+
+def test_after_build_steps_rewrite_the_output(tmp_path):
+    static = tmp_path / "_static"
+    (static / "styles").mkdir(parents=True)
+    (static / "basic.css").write_text("div.x{background:url(file.png)}\n", encoding="utf-8")
+    (static / "styles" / "theme.css").write_text('/* t */\n@import "../basic.css";\n')
+    (static / "app.js").write_text("run();\n//# sourceMappingURL=app.js.map\n")
+    (static / "app.js.map").write_text("{}")
+    page = tmp_path / "index.html"
+    page.write_text('<link href="_static/styles/theme.css?digest=55c26ed414f5f8a31ebb">'
+                    '<link href="_static/other.css?digest=55c26ed414f5f8a31ebb">')
+    site_trim.inline_basic_css(static)
+    site_trim.drop_source_maps(static)
+    site_trim.revise_digests(tmp_path, ["styles/theme.css"])
+    theme = (static / "styles" / "theme.css").read_text()
+    assert "@import" not in theme and "url(../file.png)" in theme
+    assert (static / "app.js").read_text() == "run();\n"
+    assert not (static / "app.js.map").exists()
+    html_text = page.read_text()
+    assert "theme.css?digest=55c26ed414f5f8a31ebb" not in html_text
+    assert "other.css?digest=55c26ed414f5f8a31ebb" in html_text  # untouched
+    assert re.search(r"theme\.css\?digest=[0-9a-f]{20}", html_text)

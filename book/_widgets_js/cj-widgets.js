@@ -26,8 +26,9 @@
  *   calijackWidgets.replace(demo, node)
  *                                    put `node` in place of the demo's static content (its
  *                                    picture or rendered widget), keeping its room until
- *                                    `node` has a height; returns a function that puts the
- *                                    static demo back
+ *                                    `node` has a height; the static demo is not rendered
+ *                                    while replaced. Returns a function that puts the static
+ *                                    demo back (and renders it if the code came meanwhile)
  *   document event "cj-widgets-rendered"  fired once every demo is rendered
  *
  * Nothing heavy (and never Pyodide) is fetched before the reader moves towards a demo.
@@ -50,6 +51,7 @@
     "@jupyter-widgets/html-manager": "jupyter-widgets-html-manager",
   };
   var loading = null;
+  var live = null; // {manager, models} once the widget code and the state are in
   var tapped = []; // [demo, option index] tapped on a picture, replayed once live
 
   function demos() {
@@ -123,37 +125,40 @@
     });
   }
 
+  // One demo: its live widget in a subarea just before the view tag (where html-manager's
+  // own renderer puts it), then the swap. Demos handed to other code are left alone.
+  function renderDemo(tag) {
+    var demo = tag.closest(".cj-demo") || tag.parentElement;
+    var id = JSON.parse(tag.textContent).model_id;
+    var model = live && live.models.find(function (m) {
+      return m.model_id === id;
+    });
+    if (!model || demo.hasAttribute("data-cj-replaced") || demo.querySelector(".widget-subarea")) {
+      return Promise.resolve();
+    }
+    var area = document.createElement("div");
+    area.className = "widget-subarea";
+    tag.parentElement.insertBefore(area, tag);
+    return live.manager
+      .create_view(model)
+      .then(function (view) {
+        return live.manager.display_view(view, area).then(function () {
+          return settled(view);
+        });
+      })
+      .then(function () {
+        return new Promise(requestAnimationFrame);
+      })
+      .then(function () {
+        showWidget(demo);
+      });
+  }
+
   function render(htmlManager, state) {
     var manager = new htmlManager.HTMLManager({ loader: requireModule });
     return manager.set_state(state).then(function (models) {
-      return Promise.all(
-        Array.prototype.map.call(document.querySelectorAll(VIEW), function (tag) {
-          var id = JSON.parse(tag.textContent).model_id;
-          var model = models.find(function (m) {
-            return m.model_id === id;
-          });
-          if (!model || !tag.parentElement) {
-            return null;
-          }
-          // The same element html-manager's own renderer makes: a subarea just before the tag.
-          var area = document.createElement("div");
-          area.className = "widget-subarea";
-          tag.parentElement.insertBefore(area, tag);
-          return manager
-            .create_view(model)
-            .then(function (view) {
-              return manager.display_view(view, area).then(function () {
-                return settled(view);
-              });
-            })
-            .then(function () {
-              return new Promise(requestAnimationFrame);
-            })
-            .then(function () {
-              showWidget(tag.closest(".cj-demo") || tag.parentElement);
-            });
-        })
-      );
+      live = { manager: manager, models: models };
+      return Promise.all(Array.prototype.map.call(document.querySelectorAll(VIEW), renderDemo));
     });
   }
 
@@ -161,6 +166,7 @@
     if (!loading) {
       var query = version ? "?v=" + version : "";
       var state = readState();
+      state.catch(function () {}); // handled below, once the code is in too
       loading = addScript(here + "require.js" + query)
         .then(function () {
           var paths = {};
@@ -186,18 +192,18 @@
   }
 
   function replace(demo, node) {
+    var tag = demo.querySelector(VIEW);
     var kept = Array.prototype.slice.call(demo.childNodes);
-    var room = demo.getBoundingClientRect().height;
-    demo.style.minHeight = room + "px";
+    demo.style.minHeight = demo.getBoundingClientRect().height + "px";
+    demo.setAttribute("data-cj-replaced", "");
     kept.forEach(function (child) {
-      if (child.nodeType === 1 && child.matches(VIEW)) {
-        return; // the view tag stays: it is how the demo is found again
+      if (child !== tag) {
+        child.remove(); // the view tag stays: it is how the demo is found again
       }
-      child.remove();
     });
     demo.insertBefore(node, demo.firstChild);
     var release = function () {
-      if (node.getBoundingClientRect().height > 0) {
+      if (!node.isConnected || node.getBoundingClientRect().height > 0) {
         demo.style.minHeight = "";
       } else {
         requestAnimationFrame(release);
@@ -207,11 +213,15 @@
     return function restore() {
       node.remove();
       demo.style.minHeight = "";
+      demo.removeAttribute("data-cj-replaced");
       kept.forEach(function (child) {
         if (!child.parentNode) {
-          demo.insertBefore(child, demo.querySelector(VIEW));
+          demo.insertBefore(child, tag);
         }
       });
+      if (live && tag) {
+        renderDemo(tag); // the widget code came meanwhile: the picture goes live now
+      }
     };
   }
 

@@ -140,6 +140,24 @@ def test_text_paints_before_any_widget_code(page, page_guard, page_checks, book_
     page_guard.assert_clean(CHAPTER)
 
 
+def test_a_tap_on_a_pictured_option_loads_the_demo_and_is_replayed(page, page_guard, book_site):
+    page.set_viewport_size(PHONE)
+    page.goto(book_site.url_for(CHAPTER), wait_until="load")
+    demo = page.locator(".cj-demo").first
+    demo.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    assert page.locator(".widget-subarea").count() == 0  # scrolled there, not yet touched
+    option = demo.locator(".cj-demo-placeholder .cj-pic-button").nth(2)
+    label = option.inner_text().strip()
+    option.click()
+    page.wait_for_selector(".cj-demo.cj-demo-ready")
+    shown = demo.locator(".cj-static-demo .cj-frame").filter(visible=True)
+    assert [f.get_attribute("data-frame") for f in shown.all()] == ["2"]
+    pressed = demo.locator(".widget-toggle-button.mod-active")
+    assert pressed.count() == 1 and pressed.inner_text().strip() == label
+    page_guard.assert_clean(CHAPTER)
+
+
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
 def test_each_picture_holds_its_demos_room(page, page_guard, book_site, viewport):
     pages = widget_pages(book_site)
@@ -219,27 +237,28 @@ def test_theme_icons_show_without_the_font_awesome_script(page, page_guard, book
 
 
 def test_loader_hook_replaces_a_demo_in_place_and_back(page, page_guard, book_site):
+    """The hook a "Play live" button uses: a node in the demo's place (its room kept), the
+    static demo left alone meanwhile, and the static demo back, live, on restore."""
     page.goto(book_site.url_for(CHAPTER), wait_until="load")
-    page.evaluate("calijackWidgets.load()")
-    page.wait_for_selector(".cj-demo.cj-demo-ready")
-    result = page.evaluate("""() => {
+    during = page.evaluate("""async () => {
       const demo = calijackWidgets.demos()[0];
       const height = demo.getBoundingClientRect().height;
       const live = document.createElement("div");
-      live.className = "live-stand-in";
       live.textContent = "A live demo";
-      const restore = calijackWidgets.replace(demo, live);
-      const during = {held: demo.style.minHeight, shown: demo.contains(live),
-                      widget: !!demo.querySelector(".cj-static-demo"),
-                      view: !!demo.querySelector('script[type="application/vnd.jupyter.widget-view+json"]')};
-      restore();
-      return {height, during, back: !!demo.querySelector(".cj-static-demo"),
-              gone: !demo.contains(live), demos: calijackWidgets.demos().length};
+      window.restoreDemo = calijackWidgets.replace(demo, live);
+      const held = demo.style.minHeight;
+      await calijackWidgets.load();  // the code arrives while the demo is replaced
+      return {height, held, shown: demo.contains(live), picture: !!demo.querySelector(".cj-demo-placeholder"),
+              widget: !!demo.querySelector(".widget-subarea"),
+              view: !!demo.querySelector('script[type="application/vnd.jupyter.widget-view+json"]')};
     }""")
-    during = result["during"]
-    assert abs(float(during.pop("held").removesuffix("px")) - result["height"]) < 0.01, result
-    assert during == {"shown": True, "widget": False, "view": True}, result
-    assert result["back"] and result["gone"] and result["demos"] == 1, result
+    assert abs(float(during.pop("held").removesuffix("px")) - during.pop("height")) < 0.01
+    assert during == {"shown": True, "picture": False, "widget": False, "view": True}, during
+    page.evaluate("restoreDemo()")
+    page.wait_for_selector(".cj-demo.cj-demo-ready .cj-static-demo")
+    assert page.locator(".cj-demo-placeholder").count() == 0
+    assert page.get_by_text("A live demo").count() == 0
+    assert page.evaluate("calijackWidgets.demos().length") == 1
     page_guard.assert_clean(CHAPTER)
 
 
