@@ -28,9 +28,10 @@ Registered in ``_config.yml`` (``sphinx.local_extensions``). What it changes, an
   once; on search.html, whose search scripts run at once, nothing is deferred.
 - **After the build** (``site_trim.py``): Font Awesome's fonts cut to the glyphs the site
   shows (the solid one from 156 KB to 3 KB) and the theme's stylesheet to the icon classes
-  it names; ``basic.css`` written into ``theme.css`` instead of ``@import``ed, with one rule
-  of the book's: a page's later sections are laid out only as they come near the screen
-  (``content-visibility: auto``); no source maps (``*.map`` deleted, their comments removed).
+  it names; ``basic.css`` written into ``theme.css`` instead of ``@import``ed; no source
+  maps (``*.map`` deleted, their comments removed). (Not ``content-visibility: auto`` on
+  later sections: the theme's script measures every code block at load, which lays them
+  all out anyway, in a long task after the first paint.)
 - **A meta description** on every page (its first paragraph), so search results show one.
 """
 

@@ -6,8 +6,7 @@ rebuild (Sphinx copies the theme's files again) gives the same result.
 - :func:`trim_icons`: Font Awesome's fonts keep only the glyphs the site can show, and the
   theme's stylesheet only the classes of icons named somewhere.
 - :func:`inline_basic_css`: ``basic.css`` written into ``theme.css`` in place of its
-  ``@import`` (one request less on the way to the first paint), followed by
-  :data:`BOOK_CSS`, the book's own rules for every page.
+  ``@import`` (one request less on the way to the first paint).
 - :func:`drop_source_maps`: ``*.map`` deleted, their ``sourceMappingURL`` comments removed.
 - :func:`revise_digests`: pages point at the changed stylesheets with a new ``?digest=``, so a
   browser that cached the theme's originals for good fetches them again.
@@ -19,16 +18,6 @@ import hashlib
 import re
 from pathlib import Path
 
-# Sections of a page after its first one are laid out only when they come near the screen
-# (content-visibility: auto; the browser remembers each one's size once it has been shown):
-# on a phone that halves the layout work before the text can be read and scrolled.
-BOOK_CSS = """
-/* calijack (book/_ext/site_trim.py): lay out later sections only as they come near. */
-.bd-article > section > section {
-  content-visibility: auto;
-  contain-intrinsic-size: auto 600px;
-}
-"""
 MAP_COMMENT = re.compile(rb"\n?(?://# sourceMappingURL=[^\n]*|/\*# sourceMappingURL=[^*]*\*/)\s*$")
 FA_FONTS = "vendor/fontawesome/webfonts"
 FA_CLASS_RULE = re.compile(r"([^{}]+)\{content:\"\\([0-9a-f]{4,5})\"\}")
@@ -113,9 +102,9 @@ def inline_basic_css(static: Path) -> None:
         return
     text = theme.read_text(encoding="utf-8")
     rule = '@import "../basic.css";'
-    if rule in text and BOOK_CSS not in text:
+    if rule in text:
         css = re.sub(r"url\((?![\"']?(?:/|data:|https?:))([\"']?)", r"url(\1../", basic.read_text(encoding="utf-8"))
-        theme.write_text(text.replace(rule, css) + BOOK_CSS, encoding="utf-8")
+        theme.write_text(text.replace(rule, css), encoding="utf-8")
 
 
 def drop_source_maps(static: Path) -> None:
