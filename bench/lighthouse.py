@@ -47,7 +47,7 @@ RETRIES = 4  # extra runs per page allowed to replace runs on a starved CPU
 NON_CONTENT = {"search.html", "genindex.html", "py-modindex.html", "index.html"}
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 # Files that are widget code (the html-manager, its modules, RequireJS, our loader).
-WIDGET_CODE = re.compile(r"/_static/(?:require\.js|jupyter-widgets-|cj-widgets|cj-widget-state/)")
+WIDGET_CODE = re.compile(r"/_static/(?:require\.js|jupyter-widgets-|(?:lib)?embed-amd|cj-widgets|cj-widget-state/)")
 
 # Issue 14's budgets: (label, key in a row, comparison, limit).
 BUDGETS = (
