@@ -44,8 +44,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 TIMER_JS = """() => {
   const cj = window.__cj = {t0: null, plays0: null, table: [], settled: [], done: true};
   const root = document.querySelector('.cj-sandbox');
+  const live = document.querySelector('.cj-table-view');
   document.addEventListener('click', (event) => {
-    if (!event.target.closest('.cj-hand .cj-hand-card')) return;
+    if (!event.target.closest('.cj-you .cj-play')) return;
     cj.t0 = performance.now();
     cj.plays0 = document.querySelector('.cj-sandbox-table').dataset.plays;  // same in the status
     cj.seen = false;
@@ -60,8 +61,8 @@ TIMER_JS = """() => {
       const t0 = cj.t0;
       requestAnimationFrame(() => cj.table.push(performance.now() - t0));
     }
-    const status = document.querySelector('.cj-status [data-settled]');
-    if (status && status.dataset.plays !== cj.plays0 && !root.classList.contains('cj-busy')) {
+    const status = document.querySelector('.cj-status[data-settled="1"]');
+    if (status && status.dataset.plays !== cj.plays0 && !live.classList.contains('cj-busy')) {
       cj.settled.push(performance.now() - cj.t0);
       cj.done = true;
     }
@@ -99,23 +100,23 @@ def run(clicks: int, delay: float) -> dict:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.set_default_timeout(30_000)
             page.goto(f"http://127.0.0.1:{port}/", wait_until="load")
-            page.wait_for_selector(".cj-sandbox .cj-hand-card.cj-legal", timeout=90_000)
+            page.wait_for_selector(".cj-sandbox .cj-play.cj-can", timeout=90_000)
             if page.locator(".cj-opponent select").input_value() != "heuristic":
                 page.locator(".cj-opponent select").select_option("heuristic")
             page.evaluate(TIMER_JS)
             seed = 100
             made = 0
             while made < clicks:
-                legal = page.locator(".cj-hand .cj-hand-card.cj-legal")
+                legal = page.locator(".cj-you .cj-play.cj-can")
                 if page.locator(".cj-end").is_visible():
-                    if page.locator(".cj-next-deal").is_enabled():
+                    if page.locator(".cj-next-deal").is_visible():
                         page.locator(".cj-next-deal").click()
                     else:
                         page.locator(".cj-seed input").fill(str(seed))
                         seed += 1
                         page.locator(".cj-new-deal").click()
                     page.wait_for_selector(".cj-end", state="hidden")
-                    page.wait_for_selector(".cj-sandbox:not(.cj-busy) .cj-hand .cj-hand-card.cj-legal")
+                    page.wait_for_selector(".cj-table-view:not(.cj-busy) .cj-you .cj-play.cj-can")
                     continue
                 legal.first.click()
                 page.wait_for_function("() => window.__cj.done && window.__cj.table.length === "

@@ -7,6 +7,7 @@ functions, so they cannot drift apart.
 
 from __future__ import annotations
 
+import functools
 import random
 from enum import IntEnum
 
@@ -14,8 +15,10 @@ from .cards import SUIT_MASK, card_value
 from .rules import Rules
 
 __all__ = [
-    "Duty", "duty", "allowed", "legal_mask", "trick_winner", "draw_seats",
-    "close_trick", "deal_cards", "pick", "popcount", "bit_list", "pips_of", "award_points", "POINT_CARD",
+    "Duty", "duty", "allowed", "legal_mask", "voids_shown", "beats", "trick_winner", "draw_seats",
+    "close_trick", "deal_cards", "pick", "popcount", "bit_list", "pips_of", "PIPS_TOTAL",
+    "POINT_RANK", "CAPTURED", "HELD", "DEALER", "PIPS", "scorers", "capture_mask",
+    "game_winner", "game_decided", "award_points",
 ]
 
 
@@ -64,21 +67,40 @@ def legal_mask(hand: int, led: int, trump: int, void_any: bool) -> int:
     return allowed(duty(hand, led, trump, void_any), hand, led // 13, trump)
 
 
-def trick_winner(cards, trump: int) -> int:
-    """The position in ``cards`` (in playing order) of the card that wins the trick.
+@functools.cache  # a pure function of four small values, asked for every play of every guess
+def voids_shown(card: int, led: int, trump: int, void_any: bool) -> int:
+    """The suits (a card mask) a player proved it held none of by playing ``card`` to ``led``.
 
-    The highest trump wins; without trumps, the highest card of the led suit. A card of
-    a third suit can never win, so only a same-suit higher card or a first trump takes over.
+    The duties are asked backwards, not restated: a suit is shown missing when holding any
+    card of it beside ``card`` would have made ``card`` illegal (holding more only adds duties).
     """
+    bit = 1 << card
+    shown = 0
+    for suit_mask in SUIT_MASK:
+        other = suit_mask & ~bit
+        probe = bit | (other & -other)
+        if not legal_mask(probe, led, trump, void_any) & bit:
+            shown |= suit_mask
+    return shown
+
+
+def beats(card: int, best: int, trump: int) -> bool:
+    """Whether ``card`` takes a trick that ``best`` is winning.
+
+    Only a higher card of the same suit, or a first trump, takes over: a card of a third suit
+    never wins.
+    """
+    if card // 13 == best // 13:
+        return card > best
+    return card // 13 == trump
+
+
+def trick_winner(cards, trump: int) -> int:
+    """The position in ``cards`` (in playing order) of the card that wins the trick."""
     best = 0
-    top = cards[0]
     for position in range(1, len(cards)):
-        card = cards[position]
-        if card // 13 == top // 13:
-            if card > top:
-                best, top = position, card
-        elif card // 13 == trump:
-            best, top = position, card
+        if beats(cards[position], cards[best], trump):
+            best = position
     return best
 
 
@@ -121,10 +143,10 @@ def pick(rng: random.Random, count: int) -> int:
 def deal_cards(rng: random.Random, rules: Rules) -> tuple[list[list[int]], list[int], int]:
     """Shuffle and deal: (hands, stock top first, trump suit), all as card indices.
 
-    With ``trump_from = "cut"`` a cut before the deal fixes trump; otherwise the stock's
+    With :attr:`~calijack.rules.Rules.trump_cut` a cut before the deal fixes trump; otherwise the stock's
     top card does. Six cards go to each seat in turn, one at a time.
     """
-    trump = rng.randrange(4) if rules.trump_from == "cut" else -1
+    trump = rng.randrange(4) if rules.trump_cut else -1
     # Sorting by 52 random keys is a uniform shuffle, three times faster than rng.shuffle.
     rand = rng.random
     keys = [rand() for _ in range(52)]
@@ -164,6 +186,9 @@ _SUIT_PIPS = [0] * (1 << 13)
 for _m in range(1, 1 << 13):
     _SUIT_PIPS[_m] = card_value((_m & -_m).bit_length() - 1) + _SUIT_PIPS[_m & (_m - 1)]
 
+PIPS_TOTAL = 80
+"""The card values of the whole pack (four tens, aces, kings, queens and jacks)."""
+
 
 def pips_of(mask: int) -> int:
     """The card values (towards Game) of a set of cards."""
@@ -171,8 +196,72 @@ def pips_of(mask: int) -> int:
             + _SUIT_PIPS[mask >> 26 & 0x1FFF] + _SUIT_PIPS[mask >> 39 & 0x1FFF])
 
 
-# The rank that each point is about (a point card's index is trump * 13 + rank).
-POINT_CARD = {"high": 12, "low": 0, "jack": 9, "ten": 8, "nine": 7}
+# -- scoring: the one place that says what earns each point ------------------------------------
+
+POINT_RANK = {"high": 12, "low": 0, "jack": 9, "game": 8, "nine": 7}
+"""The trump rank each point is about (Game only when the trump ten decides it)."""
+
+# How a point is decided: by who captured its card, who held it (was dealt or drew it), the
+# dealer (a turned-up jack), or by the card values captured.
+CAPTURED, HELD, DEALER, PIPS = range(4)
+
+_SCORERS: dict = {}
+
+
+def scorers(rules: Rules, trump: int, turned: int) -> tuple[tuple[str, int, int], ...]:
+    """How each point of a deal is decided, in the strict counting order: ``(name, card, how)``.
+
+    ``card`` is the point's card index (``-1`` for Game by card values), ``how`` one of
+    :data:`CAPTURED`, :data:`HELD`, :data:`DEALER`, :data:`PIPS`; ``turned`` is the card that
+    set trump (``-1`` when a cut did).
+    """
+    key = (rules, trump, turned)
+    table = _SCORERS.get(key)
+    if table is not None:
+        return table
+    base = trump * 13
+    rows = []
+    for name in rules.point_names:
+        card = base + POINT_RANK[name]
+        if name in ("high", "low"):
+            how = HELD if rules.held_high_low else CAPTURED
+        elif name == "jack":
+            # The turned-up jack scores for the dealer, whoever captures it.
+            how = DEALER if rules.turned_jack and turned == card else CAPTURED
+        elif name == "game" and not rules.game_by_ten:
+            card, how = -1, PIPS
+        else:
+            how = CAPTURED
+        rows.append((name, card, how))
+    table = _SCORERS[key] = tuple(rows)
+    return table
+
+
+def capture_mask(rules: Rules, trump: int, turned: int) -> int:
+    """The cards whose capture decides a point: what a player fights for, beside card values."""
+    mask = 0
+    for _, card, how in scorers(rules, trump, turned):
+        if how == CAPTURED:
+            mask |= 1 << card
+    return mask
+
+
+def game_winner(pips) -> int | None:
+    """The seat with the single highest card values, or ``None`` on a tie at the top."""
+    best = max(pips)
+    return pips.index(best) if pips.count(best) == 1 else None
+
+
+def game_decided(pips) -> bool:
+    """True once the card values not yet captured can no longer change who leads on card values."""
+    left = PIPS_TOTAL - sum(pips)
+    first = second = -1
+    for value in pips:
+        if value > first:
+            first, second = value, first
+        elif value > second:
+            second = value
+    return left == 0 or first > second + left
 
 
 def _owner(masks, bit: int):
@@ -191,24 +280,15 @@ def award_points(rules: Rules, trump: int, dealer: int, piles, received, turned:
     ``None``. A card left out of play (three players) is in nobody's pile and nobody's hand,
     so its point goes to nobody.
     """
-    base = trump * 13
-
-    def captured(rank: int):
-        return _owner(piles, 1 << (base + rank))
-
-    by_holding = rules.high_low == "held"
-    holder = (lambda rank: _owner(received, 1 << (base + rank))) if by_holding else captured
-    points = {"high": holder(POINT_CARD["high"]), "low": holder(POINT_CARD["low"])}
-    if rules.turned_jack and turned == base + POINT_CARD["jack"]:
-        points["jack"] = dealer  # the turned-up jack scores for the dealer, whoever captures it
-    else:
-        points["jack"] = captured(POINT_CARD["jack"])
     pips = tuple(pips_of(pile) for pile in piles)
-    if rules.game == "ten_of_trumps":
-        points["game"] = captured(POINT_CARD["ten"])
-    else:
-        best = max(pips)
-        points["game"] = pips.index(best) if pips.count(best) == 1 else None
-    if rules.shasta_point:
-        points["nine"] = captured(POINT_CARD["nine"])
+    points = {}
+    for name, card, how in scorers(rules, trump, turned):
+        if how == CAPTURED:
+            points[name] = _owner(piles, 1 << card)
+        elif how == HELD:
+            points[name] = _owner(received, 1 << card)
+        elif how == DEALER:
+            points[name] = dealer
+        else:
+            points[name] = game_winner(pips)
     return points, pips

@@ -16,6 +16,9 @@ from .rules import STANDARD, Rules
 
 __all__ = ["random_deal", "random_match", "deals_per_second"]
 
+# Playing order from each leader, per number of players.
+_SEATS = {n: [[(first + k) % n for k in range(n)] for first in range(n)] for n in (2, 3)}
+
 
 def random_deal(rng: random.Random, rules: Rules = STANDARD, dealer: int = 0,
                 plays: list | None = None):
@@ -30,11 +33,11 @@ def random_deal(rng: random.Random, rules: Rules = STANDARD, dealer: int = 0,
     masks = [sum(1 << c for c in hand) for hand in hands]
     received = masks[:]
     piles = [0] * n
-    void_any = rules.void_duty == "any"
+    void_any = rules.void_any
     leader = (dealer + 1) % n
     drawn, draw_tricks = 0, rules.draws
-    turned = stock[0] if rules.trump_from == "stock" else -1
-    seats = [[(first + k) % n for k in range(n)] for first in range(n)]
+    turned = -1 if rules.trump_cut else stock[0]
+    seats = _SEATS[n]
     # Local names: the loop below runs 52 times a deal.
     _legal, _close = legal_mask, core.close_trick
     rand = rng.random
@@ -44,8 +47,10 @@ def random_deal(rng: random.Random, rules: Rules = STANDARD, dealer: int = 0,
         for seat in seats[leader]:
             legal = _legal(masks[seat], led, trump, void_any)
             # The k-th lowest legal card, k = core.pick(rng, count), without listing them all.
-            for _ in range(int(rand() * legal.bit_count())):
+            k = int(rand() * legal.bit_count())
+            while k:
                 legal &= legal - 1
+                k -= 1
             bit = legal & -legal
             masks[seat] ^= bit
             card = bit.bit_length() - 1

@@ -2,7 +2,8 @@
 
 Pure Python, no ipywidgets: :class:`Session` holds the match and the deal in progress and
 answers everything a view needs (the learner's view, which cards are legal and why, what the
-computer did, a hint, undo, the event log, the score, records). Every rule is the engine's.
+computer did, a hint, undo, the event log, the score, records). Every rule is the engine's,
+and every sentence the narrator's (:mod:`calijack.text`).
 
 >>> session = Session(seed=7, opponent="random")
 >>> steps = session.play(session.state.legal_cards()[0])
@@ -17,13 +18,14 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from . import records
-from .cards import Card, CardError, parse_card
+from .cards import Card
 from .match import Match
 from .players import PLAYERS, get_player
 from .records import MatchRecord, RecordError
-from .rules import RuleError, Rules
-from .state import Deal, State, Trick, Verdict
-from .view import View
+from .rules import DealError, RuleError, Rules
+from .state import Deal, State, Trick, Verdict, check_seed
+from .text import Narrator, say
+from .view import check_seat
 
 __all__ = ["Session", "SessionError", "Step", "Hint", "available_opponents"]
 
@@ -65,7 +67,7 @@ def available_opponents() -> tuple[str, ...]:
 
 def _get_player(name: str):
     if name not in PLAYERS:
-        raise SessionError(f"There is no {name!r} computer player (choose one of: {', '.join(PLAYERS)}).")
+        raise SessionError(say("no_player", name=name, names=", ".join(PLAYERS)))
     return get_player(name)
 
 
@@ -77,9 +79,17 @@ def _best_available(*wanted: str) -> str:
 def _check_seed(seed: Any) -> int:
     if seed is None:
         return random.randrange(1_000_000)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise SessionError(f"A seed is a whole number of 0 or more, not {seed!r}.")
-    return seed
+    try:
+        return check_seed(seed)
+    except DealError as error:  # the engine's sentence, as the sandbox's refusal
+        raise SessionError(str(error)) from None
+
+
+def _check_seat(seat: Any, players: int) -> int:
+    try:
+        return check_seat(seat, players)
+    except DealError as error:
+        raise SessionError(str(error)) from None
 
 
 def _rules(options: Rules | Mapping[str, Any] | None) -> Rules:
@@ -88,15 +98,11 @@ def _rules(options: Rules | Mapping[str, Any] | None) -> Rules:
     try:
         return Rules.from_dict(options or {})
     except RuleError as error:
-        raise SessionError(f"Those rules cannot be used: {error}.") from None
+        raise SessionError(say("bad_rules", error=error)) from None
 
 
 def _won_with(trick: Trick, n: int) -> Card:
     return trick.cards[(trick.winner - trick.leader) % n]
-
-
-def _listing(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 class Session:
@@ -109,10 +115,7 @@ class Session:
         self._hint_name = hint or _best_available("heuristic", "search", "random")
         self._hint_player = _get_player(self._hint_name)
         self._pending = _rules(rules)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._pending.players:
-            raise SessionError(f"The learner's seat must be from 0 to {self._pending.players - 1}, "
-                               f"not {seat!r}.")
-        self.seat = seat
+        self.seat = _check_seat(seat, self._pending.players)
         self.new_deal(seed)
 
     # -- what the table shows ---------------------------------------------------------------
@@ -128,8 +131,8 @@ class Session:
     finished = property(lambda self: self._state.finished, doc="True once the deal in progress is over.")
     match_before = property(lambda self: self._base, doc="The match as it stood when this deal was dealt.")
     scores = property(lambda self: self.match.scores, doc="Match points per seat (this deal once it is over).")
-    can_undo = property(lambda self: self._last_own_play() is not None,
-                        doc="True when the learner has played a card in this deal.")
+    can_undo = property(lambda self: self._last_own_play() is not None and not self.match.finished,
+                        doc="True when the learner has played a card in this deal and the match is not won.")
     can_continue = property(lambda self: self._state.finished and not self.match.finished,
                             doc="True when the deal is over and the match goes on (see :meth:`next_deal`).")
 
@@ -144,11 +147,14 @@ class Session:
         return self._base.add(self._state.result()) if self._state.finished else self._base
 
     @property
+    def narrator(self) -> Narrator:
+        """The words of this table, from the learner's side (see :class:`calijack.text.Narrator`)."""
+        return Narrator(self._base.rules.players, self.seat)
+
+    @property
     def names(self) -> tuple[str, ...]:
-        """Each seat's name at the table: "You", then "Computer" (or "Left" and "Right")."""
-        n = self._base.rules.players
-        others = ("Computer",) if n == 2 else ("Left", "Right")
-        return tuple("You" if s == self.seat else others[(s - self.seat) % n - 1] for s in range(n))
+        """Each seat's name at the table: "You", then "Opponent" (or "Left" and "Right")."""
+        return self.narrator.names
 
     def verdicts(self) -> list[Verdict]:
         """For each of the learner's cards: legal or not, with the engine's reason ([] if not their turn)."""
@@ -156,35 +162,25 @@ class Session:
 
     def prompt(self) -> str:
         """One sentence saying what the learner may do now."""
-        state = self._state
+        state, words = self._state, self.narrator
         if self.match.finished:
-            return (f"The match is over: {self._who(self.match.winner, start=False)} reached "
-                    f"{self.rules.target}. Start a new deal to play again.")
+            return words.match_done(self.match.winner, self.rules.target)
         if state.finished:
-            return (f"The deal is over. {self._points_sentence(state)} See the score sheet, then deal "
-                    f"the next deal of the match.")
+            return words.deal_done(state.result())
         if not self.your_turn:
-            return f"It is {self._who(state.to_play, start=False)}'s turn to play."
-        verb = "lead" if not state.trick else "play"
-        return (f"Trick {state.trick_number} of {state.rules.tricks}: your turn to {verb}. "
-                "Legal cards are highlighted.")
+            return words.their_turn(state.to_play)
+        return words.your_turn(state.trick_number, state.rules.tricks, lead=not state.trick)
 
     # -- acting -------------------------------------------------------------------------------
     def play(self, card: Card | str) -> list[Step]:
         """Play the learner's card, then the computer's until it is the learner's turn again.
 
-        Returns the steps in order. An illegal card raises the engine's :class:`IllegalPlay`
-        (its sentence says why); a card at the wrong moment raises :class:`SessionError`.
-        Either way nothing changes.
+        Returns the steps in order. A card that may not be played (not a card, not in hand, or
+        forbidden by a duty) raises the engine's :class:`IllegalPlay`, whose sentence says why;
+        a card at the wrong moment raises :class:`SessionError`. Either way nothing changes.
         """
         self._check_turn("play a card")
-        try:
-            card = parse_card(card)
-        except CardError as error:
-            raise SessionError(f"{str(error)[:1].upper()}{str(error)[1:]}.") from None
-        if card not in self.hand:
-            raise SessionError(f"You do not hold {card}.")
-        after = self._state.play(card)  # IllegalPlay propagates: the engine's own reason
+        after = self._state.play(card)  # IllegalPlay propagates: the engine's one refusal
         steps = self._steps(self._state, after)
         self._state, more = self._run_opponents(after)
         return steps + more
@@ -203,10 +199,15 @@ class Session:
         return Hint(decision.card, decision.reason, self._hint_name)
 
     def undo(self) -> State:
-        """Go back to just before the learner's last card (the computer's replies undone too)."""
+        """Go back to just before the learner's last card (the computer's replies undone too).
+
+        A won match stays won: once a seat has reached the target, undo refuses.
+        """
+        if self.match.finished:
+            raise SessionError(self.narrator.match_over_undo(self.match.winner, self.rules.target))
         last = self._last_own_play()
         if last is None:
-            raise SessionError("Nothing to undo: you have not played a card in this deal yet.")
+            raise SessionError(say("nothing_to_undo"))
         self._state = self._state.rewind(last)
         return self._state
 
@@ -218,8 +219,7 @@ class Session:
     def set_rules(self, options: Rules | Mapping[str, Any] | None) -> Rules:
         """Validate rule options for the next :meth:`new_deal` (the match in progress keeps its rules)."""
         rules = _rules(options)
-        if self.seat >= rules.players:
-            raise SessionError(f"Seat {self.seat} does not exist with {rules.players} players.")
+        _check_seat(self.seat, rules.players)
         self._pending = rules
         return rules
 
@@ -234,8 +234,7 @@ class Session:
     def next_deal(self) -> list[Step]:
         """Deal the next deal of the match (the deal passes to the next seat)."""
         if not self._state.finished:
-            raise SessionError(f"Finish this deal first: trick {self._state.trick_number} of "
-                               f"{self.rules.tricks} is being played.")
+            raise SessionError(say("unfinished", trick=self._state.trick_number, tricks=self.rules.tricks))
         if self.match.finished:
             raise SessionError(self.prompt())
         match = self.match
@@ -252,32 +251,33 @@ class Session:
             return records.deal_record(self._state)
         if kind == "match":
             return records.match_record(self.rules, self._base.first_dealer, self._done + (self._state,))
-        raise SessionError(f"A record is a 'deal' or a 'match' record, not {kind!r}.")
+        raise SessionError(say("record_kind", kind=kind))
 
     def record_json(self, kind: str | None = None) -> str:
         """:meth:`record` as compact JSON text."""
         return records.dumps(self.record(kind))
 
-    def load(self, record: str | Mapping) -> "Session":
+    def load(self, record: str | bytes | Mapping) -> "Session":
         """Replace the game by a record's (JSON text or object), positioned after its last play.
 
         A bad record raises :class:`SessionError` saying what is wrong and changes nothing.
         The computer does not move by itself: call :meth:`advance` if it is its turn.
         """
         try:
-            read = records.loads(record) if isinstance(record, str) else records.read_record(record)
+            read = (records.loads(record) if isinstance(record, (str, bytes, bytearray))
+                    else records.read_record(record))
         except RecordError as error:
-            raise SessionError(f"That record cannot be loaded: {error.message}.") from None
+            raise SessionError(say("bad_record", error=error.message)) from None
         states = read.states if isinstance(read, MatchRecord) else (read,)
         rules = states[0].rules
         if self.seat >= rules.players:
-            raise SessionError(f"That record is for {rules.players} players: seat {self.seat} is not in it.")
+            raise SessionError(say("record_seats", players=rules.players, seat=self.seat))
         first = read.first_dealer if isinstance(read, MatchRecord) else read.dealer
         base = Match(rules, first)
         for state in states[:-1]:
             base = base.add(state.result())
-        text = record if isinstance(record, str) else json.dumps(record, sort_keys=True, default=str)
-        self._seed = zlib.crc32(text.encode("utf-8"))
+        text = record if isinstance(record, (str, bytes, bytearray)) else json.dumps(record, sort_keys=True, default=str)
+        self._seed = zlib.crc32(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
         self._done, self._base, self._state = tuple(states[:-1]), base, states[-1]
         self._pending = rules
         return self
@@ -291,71 +291,32 @@ class Session:
     @property
     def log(self) -> list[str]:
         """What happened so far in plain words: earlier deals' scores, then this deal trick by trick."""
+        words = self.narrator
         lines = []
         match = Match(self._base.rules, self._base.first_dealer)
         for number, state in enumerate(self._done, 1):
             match = match.add(state.result())
-            lines.append(f"Deal {number}: {self._points_sentence(state)} Match: {self._score_words(match)}.")
+            lines.append(words.deal_summary(number, state.result(), match))
         return lines + self.deal_log(self._state)
 
     def deal_log(self, state: State) -> list[str]:
         """The sentences of one deal up to ``state``, as the learner saw it."""
-        view = state.view(self.seat)
-        n = state.players
-        how = f"{view.turned} turned up" if view.turned is not None else "fixed by the cut"
-        lines = [f"Deal {self.deal_number}: {self._who(state.dealer, start=False)} dealt; trumps are "
-                 f"{state.trump.plural} ({how})."]
+        view, words = state.view(self.seat), self.narrator
+        lines = [words.deal_opened(self.deal_number, state.dealer, state.trump, view.turned)]
         tricks = view.tricks + ((view.trick and (Trick(view.leader, view.trick),)) or ())
         for number, trick in enumerate(tricks, 1):
-            played = [f"{self._who(trick.seat_of(k, n), start=False)} {'led' if k == 0 else 'played'} {card}"
-                      for k, card in enumerate(trick.cards)]
-            lines.append(f"Trick {number}: " + ", ".join(played) + ".")
+            lines.append(words.trick_played(number, trick))
             if trick.winner is not None:
-                lines.append(self._won_sentence(trick, n))
+                lines.append(words.trick_taken(trick))
         if state.finished:
-            lines.append("The deal is over. " + self._points_sentence(state))
-            match = self.match
-            lines.append(f"Match: {self._score_words(match)}, playing to {match.rules.target}."
-                         + (f" {self._who(match.winner)} won the match." if match.finished else ""))
+            lines.append(words.deal_over(state.result()))
+            lines.append(words.match_line(self.match))
         return lines
 
     # -- inside -------------------------------------------------------------------------------
-    def _who(self, seat: int | None, start: bool = True) -> str:
-        if seat is None:
-            return "Nobody" if start else "nobody"
-        if seat == self.seat:
-            return "You" if start else "you"
-        if self._base.rules.players == 2:
-            return "Your opponent" if start else "your opponent"
-        return self.names[seat]
-
-    def _does(self, seat: int, verb: str) -> str:
-        # "You play" but "Your opponent plays"; verbs here take a plain -s.
-        return f"{self._who(seat)} {verb if seat == self.seat else verb + 's'}"
-
-    def _won_sentence(self, trick: Trick, n: int) -> str:
-        text = f"{self._who(trick.winner)} won with {_won_with(trick, n)}"
-        for k, (seat, card) in enumerate(zip(trick.drawers(n), trick.draws)):
-            seen = str(card) if card is not None else "an unseen card"
-            text += (" and drew " if k == 0 else f"; {self._who(seat, start=False)} drew ") + seen
-        return text + "."
-
-    def _points_sentence(self, state: State) -> str:
-        result = state.result()
-        parts = []
-        for seat in range(state.players):
-            earned = [a.title for a in result.awards if a.seat == seat]
-            count = len(earned)
-            what = f"{_listing(earned)} ({count} point{'s' * (count != 1)})" if earned else "no points"
-            parts.append(f"{self._who(seat, start=not parts)} scored {what}")
-        return "; ".join(parts) + "."
-
-    def _score_words(self, match: Match) -> str:
-        return ", ".join(f"{self._who(s, start=False)} {p}" for s, p in enumerate(match.scores))
-
     def _check_turn(self, action: str) -> None:
         if self._state.finished or not self.your_turn:
-            raise SessionError(f"You cannot {action} now. {self.prompt()}")
+            raise SessionError(say("wrong_moment", action=action, prompt=self.prompt()))
 
     def _rng(self, state: State, purpose: str = "") -> random.Random:
         # One generator per position, so the same position always gets the same reply
@@ -381,30 +342,24 @@ class Session:
         return state, steps
 
     def _steps(self, before: State, after: State) -> list[Step]:
+        words = self.narrator
         seat, card = before.to_play, after.plays[-1]
-        lead = not before.trick
-        steps = [Step("play", seat, card, f"{self._does(seat, 'lead' if lead else 'play')} {card}.",
+        steps = [Step("play", seat, card, words.played(seat, card, lead=not before.trick),
                       after, after.current if after.trick else after.tricks[-1])]
         if len(after.tricks) == len(before.tricks):
             return steps
         trick, n = after.tricks[-1], after.players
         won_with = _won_with(trick, n)
-        steps.append(Step("trick", trick.winner, won_with,
-                          f"{self._does(trick.winner, 'win')} the trick with {won_with}.", after, trick))
+        steps.append(Step("trick", trick.winner, won_with, words.trick_won(trick.winner, won_with), after, trick))
         seen = after.view(self.seat).tricks[-1].draws
         for drawer, shown in zip(trick.drawers(n), seen):
-            what = str(shown) if shown is not None else "an unseen card"
-            steps.append(Step("draw", drawer, shown, f"{self._does(drawer, 'draw')} {what}.", after, trick))
+            steps.append(Step("draw", drawer, shown, words.drew(drawer, shown), after, trick))
         if after.finished:
-            over = "The deal is over. " + self._points_sentence(after)
-            steps.append(Step("deal", None, None, over, after, trick))
+            steps.append(Step("deal", None, None, words.deal_over(after.result()), after, trick))
             match = self._base.add(after.result())
             if match.finished:
                 steps.append(Step("match", match.winner, None,
-                                  f"{self._who(match.winner)} reached {match.rules.target}: "
-                                  f"{'you win' if match.winner == self.seat else 'the computer wins'} "
-                                  "the match.",
-                                  after, trick))
+                                  words.match_won(match.winner, match.rules.target), after, trick))
         return steps
 
     def _last_own_play(self) -> int | None:

@@ -1,21 +1,44 @@
 """Why a card may or may not be played, in the words the sandbox shows a learner.
 
 Legality itself comes from :func:`calijack.core.duty` and :func:`calijack.core.allowed`;
-this module only puts the duty that binds into words.
+this module only puts the duty that binds into words, and says why a card is refused. It
+sits below :mod:`calijack.state`: it works from a hand, the led card and the trump suit,
+never from a position.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from . import core
 from .cards import Card, Suit
 from .core import Duty
 
-if TYPE_CHECKING:
-    from .state import IllegalPlay, State, Verdict
+__all__ = ["Verdict", "IllegalPlay", "verdict", "refusal", "not_a_card", "duty_phrase"]
 
-__all__ = ["verdict", "refusal", "duty_phrase"]
+
+class IllegalPlay(ValueError):
+    """A card that may not be played now; ``str(error)`` is the learner's sentence.
+
+    ``kind`` says which refusal it is: ``"duty"`` (a duty forbids it; ``duty`` is the short
+    phrase naming it, such as ``"must follow clubs or play a trump"``), ``"not_in_hand"``,
+    ``"finished"`` (the deal is over) or ``"not_a_card"``.
+    """
+
+    def __init__(self, message: str, *, card: Card | None, seat: int | None,
+                 trick: int | None, duty: str | None = None, kind: str = "duty"):
+        super().__init__(message)
+        self.card, self.seat, self.trick, self.duty, self.kind = card, seat, trick, duty, kind
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether a card in hand may be played now, and why, in a learner's words."""
+
+    card: Card
+    legal: bool
+    reason: str
+    duty: Duty
 
 
 def duty_phrase(binding: Duty, led: Suit, trump: Suit) -> str | None:
@@ -53,44 +76,35 @@ def _allowed(binding: Duty, card: Card, led: Suit, trump: Suit) -> str:
     return f"You have neither {led.plural} nor trumps: any card may be played."
 
 
-def verdict(state: "State", card: Card) -> "Verdict":
-    """Legal or not for the seat to play, with the reason; raises if it cannot be played at all."""
-    from .state import Verdict
-
-    problem = _not_playable(state, card)
-    if problem is not None:
-        raise problem
-    seat = state.to_play
-    binding = Duty(state._duty(seat))
-    led = Suit(state.trick[0] // 13) if state.trick else card.suit
-    legal = bool(core.allowed(binding, card.bit, led, state.trump))
-    text = _allowed(binding, card, led, state.trump) if legal else _refused(binding, led, state.trump)
+def verdict(card: Card, hand: int, led: int, trump: Suit, void_any: bool) -> Verdict:
+    """Legal or not for a player holding ``hand`` (a mask with ``card``) when ``led`` was led (-1: leading)."""
+    binding = Duty(core.duty(hand, led, trump, void_any))
+    led_suit = Suit(led // 13) if led >= 0 else card.suit
+    legal = bool(core.allowed(binding, card.bit, led_suit, trump))
+    text = _allowed(binding, card, led_suit, trump) if legal else _refused(binding, led_suit, trump)
     return Verdict(card, legal, text, binding)
 
 
-def _not_playable(state: "State", card: Card) -> "IllegalPlay | None":
-    from .state import IllegalPlay
+def refusal(card: Card, seat: int | None, trick: int | None, hand: int, led: int, trump: Suit,
+            void_any: bool) -> IllegalPlay:
+    """The :class:`IllegalPlay` for a card the seat to play may not play (``seat=None``: the deal is over).
 
-    seat = state.to_play
+    The one place a refusal is worded: the deal is over, the card is not in hand, or the duty
+    that forbids it.
+    """
     if seat is None:
-        return IllegalPlay("The deal is over: every card has been played.", card=card,
+        return IllegalPlay("The deal is over: every trick has been played.", card=card,
                            seat=None, trick=None, kind="finished")
-    if not state.hands[seat] & card.bit:
-        return IllegalPlay(f"You do not hold {card}.", card=card, seat=seat,
-                           trick=state.trick_number, kind="not_in_hand")
-    return None
+    if not hand & card.bit:
+        return IllegalPlay(f"You do not hold {card}.", card=card, seat=seat, trick=trick,
+                           kind="not_in_hand")
+    judged = verdict(card, hand, led, trump, void_any)
+    return IllegalPlay(judged.reason, card=card, seat=seat, trick=trick,
+                       duty=duty_phrase(judged.duty, Suit(led // 13), trump))
 
 
-def refusal(state: "State", card: Card) -> "IllegalPlay | None":
-    """``None`` if ``card`` may be played now, else the :class:`IllegalPlay` to raise."""
-    from .state import IllegalPlay
-
-    problem = _not_playable(state, card)
-    if problem is not None:
-        return problem
-    judged = verdict(state, card)
-    if judged.legal:
-        return None
-    led = Suit(state.trick[0] // 13)
-    return IllegalPlay(judged.reason, card=card, seat=state.to_play, trick=state.trick_number,
-                       duty=duty_phrase(judged.duty, led, state.trump))
+def not_a_card(error: Exception, seat: int | None, trick: int | None) -> IllegalPlay:
+    """The refusal of something that is not a card at all (``error`` from parsing it)."""
+    message = str(error)
+    return IllegalPlay(f"{message[:1].upper()}{message[1:]}.", card=None, seat=seat, trick=trick,
+                       kind="not_a_card")

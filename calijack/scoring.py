@@ -1,36 +1,50 @@
 """Scoring a finished deal, with the breakdown a learner needs to see why.
 
-Who earns each point is decided by :func:`calijack.core.award_points`; this module adds
-the card (or the totals) behind each point and itemises each seat's card values. Card
-values and match points are different quantities and are never added together.
+Who earns each point, and how each point is decided, comes from :mod:`calijack.core`
+(:func:`~calijack.core.scorers`, :func:`~calijack.core.award_points`); this module adds
+the card (or the totals) behind each point, worded by :mod:`calijack.text`, and itemises
+each seat's card values. Card values and match points are different quantities and are
+never added together.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import core
 from .cards import DECK, Card, cards_of, sort_cards
-from .state import State
+from .text import POINT_TITLES, Narrator, award_detail
+
+if TYPE_CHECKING:
+    from .state import State
 
 __all__ = ["Award", "DealResult", "score", "POINT_TITLES"]
-
-POINT_TITLES = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game", "nine": "Shasta (nine)"}
 
 
 @dataclass(frozen=True)
 class Award:
-    """One point of the deal: who earned it (``None``: nobody), the deciding card, and why."""
+    """One point of the deal: who earned it (``None``: nobody), the deciding card, and why.
+
+    ``basis`` says how the point was decided (:data:`calijack.core.CAPTURED`, ``HELD``,
+    ``DEALER``, ``PIPS``, or ``-1`` when its card was left out of play), so a view can word
+    ``detail`` in its own seat names with :func:`calijack.text.award_detail`.
+    """
 
     name: str
     seat: int | None
     card: Card | None
     detail: str
+    basis: int = core.CAPTURED
 
     @property
     def title(self) -> str:
         """The point's name for people: ``"High"``."""
         return POINT_TITLES[self.name]
+
+    def words(self, pips, narrator: Narrator) -> str:
+        """``detail`` in ``narrator``'s seat names (``pips``: the deal's card values per seat)."""
+        return award_detail(self.name, self.seat, self.card, self.basis, pips, narrator)
 
 
 @dataclass(frozen=True)
@@ -67,41 +81,24 @@ class DealResult:
         return render.score_sheet_html(self)
 
 
-def _detail(name: str, seat, card: Card | None, state: State, pips) -> str:
-    rules = state.rules
-    who = f"seat {seat}"
-    if name == "game" and rules.game == "pips":
-        totals = " to ".join(str(p) for p in pips)
-        if seat is None:
-            return f"card values tied at the top ({totals}): nobody scores Game"
-        return f"{who} captured the most card values ({totals})"
-    if card is None:
-        return "nobody"
-    if state.dead_card == card:
-        return f"{card} was the card left out of play: nobody scores it"
-    if name == "jack" and rules.turned_jack and state.deal.turned == card:
-        return f"{card} was turned up to set trump: the dealer ({who}) scores Jack"
-    if name in ("high", "low") and rules.high_low == "held":
-        return f"{who} held {card} (dealt or drawn)"
-    return f"{who} captured {card}"
-
-
-def score(state: State) -> DealResult:
+def score(state: "State") -> DealResult:
     """The breakdown of a finished deal; raises ``ValueError`` while cards remain."""
     if not state.finished:
         raise ValueError(f"the deal is not over: trick {state.trick_number} of {state.rules.tricks} is being played")
     turned = state.deal.turned
-    points, pips = core.award_points(state.rules, state.trump, state.dealer, state.piles,
-                                     state.received, turned.index if turned else -1)
-    base = state.trump * 13
-    cards = {"high": "high", "low": "low", "jack": "jack", "nine": "nine",
-             "game": "ten" if state.rules.game == "ten_of_trumps" else None}
+    turned = turned.index if turned is not None else -1
+    trump, rules = int(state.trump), state.rules
+    points, pips = core.award_points(rules, trump, state.dealer, state.piles, state.received, turned)
+    dead = state.dead_card
+    narrator = Narrator(state.players)
     awards = []
-    for name in state.rules.point_names:
-        rank = core.POINT_CARD.get(cards[name]) if cards[name] else None
-        card = DECK[base + rank] if rank is not None else None
+    for name, index, basis in core.scorers(rules, trump, turned):
+        card = DECK[index] if index >= 0 else None
+        if card is not None and card == dead:
+            basis = -1
         seat = points[name]
-        awards.append(Award(name, seat, card, _detail(name, seat, card, state, pips)))
+        detail = award_detail(name, seat, card, basis, pips, narrator)
+        awards.append(Award(name, seat, card, detail, basis))
     counted = tuple(tuple(c for c in sort_cards(cards_of(pile), state.trump) if c.value)
                     for pile in state.piles)
     return DealResult(tuple(awards), pips, counted)

@@ -11,36 +11,32 @@ import random
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from . import core
-from .cards import DECK, Card, CardError, Suit, cards_of, mask_of, parse_card, sort_cards
-from .core import Duty
-from .rules import STANDARD, Rules
+from . import core, reasons
+from .cards import DECK, Card, CardError, Suit, cards_of, mask_of, parse_card, parse_suit, sort_cards
+from .reasons import IllegalPlay, Verdict
+from .rules import STANDARD, DealError, Rules
+from .scoring import DealResult, score
+from .text import say
+from .view import View, check_seat, view as view_of
 
-__all__ = ["Deal", "State", "Trick", "Verdict", "IllegalPlay", "DealError", "seat_name"]
+__all__ = ["Deal", "State", "Trick", "Verdict", "IllegalPlay", "DealError", "SEED_LIMIT", "check_seed", "generator"]
 
-
-class DealError(ValueError):
-    """Cards that do not make a valid deal (wrong counts, a repeated or missing card)."""
-
-
-class IllegalPlay(ValueError):
-    """A card that may not be played now; ``str(error)`` is the learner's sentence.
-
-    ``duty`` is the short phrase naming the duty broken (``"must follow clubs or play a
-    trump"``), or ``None`` when the card is not in hand or the deal is over.
-    """
-
-    def __init__(self, message: str, *, card: Card | None, seat: int | None,
-                 trick: int | None, duty: str | None = None, kind: str = "duty"):
-        super().__init__(message)
-        self.card, self.seat, self.trick, self.duty, self.kind = card, seat, trick, duty, kind
+SEED_LIMIT = 2 ** 63
+"""Seeds are whole numbers from 0 up to, not including, this (they fit a signed 64-bit integer)."""
 
 
-def seat_name(seat: int, viewer: int | None = None) -> str:
-    """``"you"``/``"your opponent"`` for a viewer, otherwise ``"seat N"``."""
-    if viewer is None:
-        return f"seat {seat}"
-    return "you" if seat == viewer else "your opponent"
+def check_seed(seed: int) -> int:
+    """``seed`` if it is a whole number from 0 to ``SEED_LIMIT - 1``, else :class:`DealError` saying so."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise DealError(say("bad_seed", largest=SEED_LIMIT - 1, seed=seed))
+    return seed
+
+
+def generator(rng: random.Random | int | None) -> random.Random:
+    """``rng`` itself if it is a ``random.Random``, else a generator seeded by it (``None``: unseeded)."""
+    if isinstance(rng, random.Random):
+        return rng
+    return random.Random(None if rng is None else check_seed(rng))
 
 
 @dataclass(frozen=True)
@@ -55,6 +51,8 @@ class Deal:
     stock_index: tuple[int, ...] = field(init=False, repr=False, compare=False)  # card indices
 
     def __post_init__(self):
+        if not isinstance(self.rules, Rules):  # a dict of options is welcome; a bad one is named
+            object.__setattr__(self, "rules", Rules.of(self.rules))
         object.__setattr__(self, "stock_index", tuple(c.index for c in self.stock))
         n = self.rules.players
         if isinstance(self.dealer, bool) or not isinstance(self.dealer, int) or not 0 <= self.dealer < n:
@@ -74,18 +72,17 @@ class Deal:
 
     @classmethod
     def from_cards(cls, hands: Sequence[Iterable[Card | str]], stock: Iterable[Card | str],
-                   dealer: int = 0, rules: Rules = STANDARD, trump: Suit | str | None = None) -> "Deal":
+                   dealer: int = 0, rules: Rules | dict = STANDARD, trump: Suit | str | None = None) -> "Deal":
         """A deal from explicit cards (strings are parsed); trump from the stock unless cut."""
+        rules = Rules.of(rules)
         hands_t = tuple(tuple(parse_card(c) for c in hand) for hand in hands)
         stock_t = tuple(parse_card(c) for c in stock)
-        if rules.trump_from == "cut":
+        if rules.trump_cut:
             if trump is None:
                 raise DealError("trump_from is 'cut', so the deal must name the trump suit")
-            from .cards import parse_suit
             suit = parse_suit(trump)
         else:
             if trump is not None:
-                from .cards import parse_suit
                 if not stock_t or parse_suit(trump) != stock_t[0].suit:
                     raise DealError("the trump suit is set by the stock's top card; give 'trump' only with trump_from 'cut'")
             if not stock_t:
@@ -94,24 +91,26 @@ class Deal:
         return cls(rules, dealer, hands_t, stock_t, suit)
 
     @classmethod
-    def random(cls, rng: random.Random | int | None = None, rules: Rules = STANDARD,
+    def random(cls, rng: random.Random | int | None = None, rules: Rules | dict = STANDARD,
                dealer: int | None = None) -> "Deal":
-        """A shuffled deal; pass a seeded ``random.Random`` (or a seed) to reproduce it."""
-        if not isinstance(rng, random.Random):
-            rng = random.Random(rng)
+        """A shuffled deal; pass a seeded ``random.Random`` (or a seed, see :func:`check_seed`) to reproduce it."""
+        rules = Rules.of(rules)
+        rng = generator(rng)
         if dealer is None:
             dealer = rng.randrange(rules.players)
         hands, stock, trump = core.deal_cards(rng, rules)
         return cls(rules, dealer, tuple(tuple(DECK[i] for i in h) for h in hands),
                    tuple(DECK[i] for i in stock), Suit(trump))
 
-    def with_rules(self, rules: Rules | None = None, **options) -> "Deal":
+    def with_rules(self, rules: Rules | dict | None = None, **options) -> "Deal":
         """The same cards, dealer and trump under other rule options (``rules``, or options by name)."""
+        if rules is not None:
+            rules = Rules.of(rules)
         if rules is None:
             rules = self.rules.with_(**options)
         elif options:
             rules = rules.with_(**options)
-        trump = self.trump if rules.trump_from == "cut" else None
+        trump = self.trump if rules.trump_cut else None
         return Deal.from_cards(self.hands, self.stock, dealer=self.dealer, rules=rules, trump=trump)
 
     @property
@@ -122,7 +121,7 @@ class Deal:
     @property
     def turned(self) -> Card | None:
         """The stock's top card at the start, which set trump (``None`` when a cut did)."""
-        return self.stock[0] if self.rules.trump_from == "stock" else None
+        return None if self.rules.trump_cut else self.stock[0]
 
     def start(self) -> "State":
         """The position before the first lead."""
@@ -147,16 +146,6 @@ class Trick:
     def drawers(self, players: int) -> tuple[int, ...]:
         """The seats that drew ``draws``, in order (the winner first)."""
         return core.draw_seats(self.winner, players)[:len(self.draws)] if self.winner is not None else ()
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """Whether a card in hand may be played now, and why, in a learner's words."""
-
-    card: Card
-    legal: bool
-    reason: str
-    duty: Duty
 
 
 @dataclass(frozen=True)
@@ -229,15 +218,15 @@ class State:
 
     def hand(self, seat: int) -> list[Card]:
         """The cards a seat holds, trumps first, each suit high to low."""
-        return sort_cards(cards_of(self.hands[seat]), self.trump)
+        return sort_cards(cards_of(self.hands[check_seat(seat, self.players)]), self.trump)
 
     def captured(self, seat: int) -> list[Card]:
         """The cards a seat has won in tricks."""
-        return sort_cards(cards_of(self.piles[seat]), self.trump)
+        return sort_cards(cards_of(self.piles[check_seat(seat, self.players)]), self.trump)
 
     def pips(self, seat: int) -> int:
         """The card values a seat has captured so far."""
-        return core.pips_of(self.piles[seat])
+        return core.pips_of(self.piles[check_seat(seat, self.players)])
 
     @property
     def current(self) -> Trick:
@@ -250,17 +239,16 @@ class State:
         return [c for t in self.tricks for c in t.cards] + [DECK[i] for i in self.trick]
 
     # -- legal play -------------------------------------------------------------------------
-    def _duty(self, seat: int) -> Duty:
-        led = self.trick[0] if self.trick else -1
-        return core.duty(self.hands[seat], led, self.trump, self.rules.void_duty == "any")
+    @property
+    def _led(self) -> int:
+        return self.trick[0] if self.trick else -1
 
     def legal_mask(self) -> int:
         """The legal cards of the seat to play, as a mask (0 once the deal is over)."""
         seat = self.to_play
         if seat is None:
             return 0
-        led = self.trick[0] if self.trick else -1
-        return core.legal_mask(self.hands[seat], led, self.trump, self.rules.void_duty == "any")
+        return core.legal_mask(self.hands[seat], self._led, self.trump, self.rules.void_any)
 
     def legal_cards(self) -> list[Card]:
         """The cards the seat to play may play, trumps first."""
@@ -274,26 +262,36 @@ class State:
         return [self.explain(card) for card in self.hand(seat)]
 
     def explain(self, card: Card | str) -> Verdict:
-        """Whether the seat to play may play ``card``, with the reason in plain words."""
-        from .reasons import verdict
+        """Whether the seat to play may play ``card``, with the reason in plain words.
 
-        return verdict(self, parse_card(card))
+        Raises :class:`IllegalPlay` when it cannot be judged: the deal is over, or the card is
+        not in hand.
+        """
+        card = parse_card(card)
+        seat = self.to_play
+        if seat is None or not self.hands[seat] & card.bit:
+            raise self._refusal(card)
+        return reasons.verdict(card, self.hands[seat], self._led, self.trump, self.rules.void_any)
+
+    def _refusal(self, card: Card) -> IllegalPlay:
+        seat = self.to_play
+        hand = self.hands[seat] if seat is not None else 0
+        return reasons.refusal(card, seat, self.trick_number, hand, self._led, self.trump,
+                               self.rules.void_any)
 
     # -- moving on -------------------------------------------------------------------------
     def play(self, card: Card | str) -> "State":
-        """Play ``card`` for the seat to play; raise :class:`IllegalPlay` if it may not."""
-        from .reasons import refusal
+        """Play ``card`` for the seat to play; raise :class:`IllegalPlay` if it may not.
 
-        seat = self.to_play
+        The legal mask decides; a sentence is built only for a refusal.
+        """
         try:
             card = parse_card(card)
         except CardError as error:
-            raise IllegalPlay(str(error), card=None, seat=seat, trick=self.trick_number,
-                              kind="not_a_card") from None
-        problem = refusal(self, card)
-        if problem is not None:
-            raise problem
-        return self._apply(card.index)
+            raise reasons.not_a_card(error, self.to_play, self.trick_number) from None
+        if self.legal_mask() >> card.index & 1:
+            return self._apply(card.index)
+        raise self._refusal(card)
 
     def _apply(self, index: int) -> "State":
         """Play a card index known to be legal (the fast inner step)."""
@@ -327,29 +325,31 @@ class State:
         exactly as :func:`calijack.fast.random_deal` chooses, so a deal dealt and played from
         one seeded ``rng`` is the same card for card in both engines.
         """
-        if not isinstance(rng, random.Random):
-            rng = random.Random(rng)
+        rng = generator(rng)
         state = self
         while not state.finished and (tricks is None or len(state.tricks) < tricks or state.trick):
             legal = core.bit_list(state.legal_mask())
             state = state._apply(legal[core.pick(rng, len(legal))])
         return state
 
+    def with_rules(self, rules: Rules | dict | None = None, **options) -> "State":
+        """The same cards and the same plays under other rule options (see :meth:`Deal.with_rules`).
+
+        Raises :class:`IllegalPlay` if a card played is not legal under the other options.
+        """
+        return self.deal.with_rules(rules, **options).start().play_all(self.plays)
+
     def rewind(self, plays: int) -> "State":
         """The state after the first ``plays`` cards of this deal (for replay and undo)."""
         return self.deal.start().play_all(self.plays[:plays])
 
     # -- knowledge and scoring ---------------------------------------------------------------
-    def view(self, seat: int):
+    def view(self, seat: int) -> View:
         """What ``seat`` knows: see :func:`calijack.view.view`."""
-        from .view import view
+        return view_of(self, seat)
 
-        return view(self, seat)
-
-    def result(self):
+    def result(self) -> DealResult:
         """The scoring of the finished deal: see :func:`calijack.scoring.score`."""
-        from .scoring import score
-
         return score(self)
 
     def _repr_html_(self) -> str:

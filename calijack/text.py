@@ -1,20 +1,385 @@
-"""Plain-text accounts of deals and matches, for the terminal (``calijack replay``)."""
+"""The narrator: every sentence a learner reads about the table, in one place.
+
+Seats are named from one seat's side (``Narrator(players, viewer)``: "You", "your
+opponent", or "Left" and "Right" with three players) or from a record's side
+(``viewer=None``: "seat 0"). The sandbox's events, prompts and log, the computer players'
+reasons (the hints), the scoring breakdown and ``calijack replay`` all take their words from
+here; the sentences about legal play live in :mod:`calijack.reasons`.
+
+This module sits low in the engine: it reads states, tricks and results by their
+attributes and imports none of their modules, so scoring can word its breakdown here.
+"""
 
 from __future__ import annotations
 
-from .cards import sort_cards
-from .match import Match
-from .scoring import DealResult
-from .state import State
+import string
+from typing import TYPE_CHECKING, Callable, Iterable
 
-__all__ = ["deal_text", "result_text", "replay_text"]
+from . import core
+from .cards import Card, sort_cards
+from .quoting import quoted
 
+if TYPE_CHECKING:
+    from .match import Match
+    from .scoring import DealResult
+    from .state import State, Trick
+
+__all__ = ["Narrator", "seat_names", "say", "seat_list", "listing", "card_words", "award_detail", "result_text",
+           "deal_text", "replay_text", "POINT_TITLES", "MESSAGES", "why_only", "why_random",
+           "why_win_low", "why_fight", "why_capture", "why_lead_master", "why_lead_high",
+           "why_lead_low", "why_lose", "why_sampled", "why_exact", "why_solved"]
+
+POINT_TITLES = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game", "nine": "Shasta (nine)"}
+"""Each point's name for people."""
+
+# The engine's refusals and notices, by key; ``say`` fills the fields. A ``!r`` field quotes
+# a value the engine was given, bounded to one short line (see :mod:`calijack.quoting`).
+MESSAGES = {
+    "wrong_moment": "You cannot {action} now. {prompt}",
+    "nothing_to_undo": "Nothing to undo: you have not played a card in this deal yet.",
+    "unfinished": "Finish this deal first: trick {trick} of {tricks} is being played.",
+    "bad_rules": "Those rules cannot be used: {error}.",
+    "bad_record": "That record cannot be loaded: {error}.",
+    "record_seats": "That record is for {players} players: seat {seat} is not in it.",
+    "no_seat": "There is no seat {seat!r}: with {players} players the seats are {seats}.",
+    "bad_seed": "A seed is a whole number from 0 to {largest:,}, not {seed!r}.",
+    "no_player": "There is no {name!r} computer player (choose one of: {names}).",
+    "record_kind": "A record is a 'deal' or a 'match' record, not {kind!r}.",
+    # Reading a record (lower case: they follow "calijack replay: " or "cannot be loaded: ").
+    "record_unreadable": "cannot read {path}: {reason}",
+    "record_not_file": "{path} is {kind}, not a regular file, so it is not read",
+    "record_too_big": "{path} holds {size} bytes; a record may hold at most {limit:,} bytes",
+    "record_text_too_big": "the record is {size:,} {unit} long; a record may hold at most {limit:,}",
+    "record_not_utf8": "{what} is not UTF-8 text (byte 0x{byte:02x} at offset {offset:,})",
+    "record_not_text": "a record is JSON text or an object, not {kind}",
+    "record_too_deep": "lists and objects are nested more than {limit} deep; a record needs at most {needed}",
+    "no_output": "cannot write to standard output: {reason}",
+}
+
+_OTHERS = {2: ("Opponent",), 3: ("Left", "Right")}
+
+
+class _Bounded(string.Formatter):
+    # ``{value!r}`` quotes what the engine was given: at most about 80 characters, one line.
+    def convert_field(self, value, conversion):
+        return quoted(value) if conversion == "r" else super().convert_field(value, conversion)
+
+
+_FORMATTER = _Bounded()
+
+
+def say(key: str, **fields) -> str:
+    """One of :data:`MESSAGES`, filled in (a ``!r`` field quoted by :func:`~calijack.quoting.quoted`)."""
+    return _FORMATTER.format(MESSAGES[key], **fields)
+
+
+def seat_list(players: int) -> str:
+    """The seats at a table of ``players`` in words: ``"0 and 1"``, ``"0, 1 and 2"``."""
+    return listing([str(seat) for seat in range(players)])
+
+
+def seat_names(players: int, viewer: int = 0) -> tuple[str, ...]:
+    """Each seat's label at the table: "You" for ``viewer``, "Opponent" (or "Left", "Right")."""
+    others = _OTHERS[players]
+    return tuple("You" if s == viewer else others[(s - viewer) % players - 1] for s in range(players))
+
+
+def listing(items: list[str]) -> str:
+    """``["High", "Low", "Game"]`` → ``"High, Low and Game"``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _third_person(verb: str) -> str:
+    irregular = {"be": "is", "have": "has"}
+    return irregular.get(verb) or verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s")
+
+
+class Narrator:
+    """Words for the table's events, from seat ``viewer``'s side, or a record's (``viewer=None``).
+
+    ``mark`` wraps every seat name (say, to make it bold in HTML); the rest of each sentence is
+    plain text made of fixed words and cards.
+    """
+
+    def __init__(self, players: int, viewer: int | None = None,
+                 mark: Callable[[str], str] | None = None):
+        self.players, self.viewer = players, viewer
+        self._mark = mark or (lambda name: name)
+
+    # -- seats ---------------------------------------------------------------------------------
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Each seat's label: see :func:`seat_names` (``"Seat N"`` from a record's side)."""
+        if self.viewer is None:
+            return tuple(f"Seat {s}" for s in range(self.players))
+        return seat_names(self.players, self.viewer)
+
+    def who(self, seat: int | None, start: bool = True) -> str:
+        """A seat in a sentence: "You"/"you", "Your opponent", "Left", "Seat 1", "Nobody"."""
+        if seat is None:
+            word = "Nobody"
+        elif self.viewer is None:
+            word = f"Seat {seat}"
+        elif seat == self.viewer:
+            word = "You"
+        elif self.players == 2:
+            word = "Your opponent"
+        else:
+            return self._mark(self.names[seat])
+        return self._mark(word if start else word[0].lower() + word[1:])
+
+    def verb(self, seat: int | None, verb: str) -> str:
+        """``verb`` agreeing with the seat: "are"/"is", "draw"/"draws" ("you" takes the plain form)."""
+        if seat is not None and seat == self.viewer:
+            return "are" if verb == "be" else verb
+        return _third_person(verb)
+
+    def does(self, seat: int | None, verb: str, start: bool = True) -> str:
+        """A seat and its verb, agreeing: "You are", "Your opponent is", "You draw", "Left draws"."""
+        return f"{self.who(seat, start)} {self.verb(seat, verb)}"
+
+    # -- the sandbox's events, one step at a time ------------------------------------------
+    def played(self, seat: int, card: Card, lead: bool) -> str:
+        """``"Your opponent leads 7♣."``"""
+        return f"{self.does(seat, 'lead' if lead else 'play')} {card}."
+
+    def trick_won(self, seat: int, card: Card) -> str:
+        """``"You win the trick with 2♥."``"""
+        return f"{self.does(seat, 'win')} the trick with {card}."
+
+    def drew(self, seat: int, card: Card | None) -> str:
+        """``"Your opponent draws Q♦."`` (``None``: a card this side did not see)."""
+        return f"{self.does(seat, 'draw')} {card if card is not None else 'an unseen card'}."
+
+    def would_win(self, seat: int, card: Card, draw: Card | None) -> str:
+        """What a completed trick would bring: ``"You would win it with 5♥ and are first to draw …"``."""
+        text = f"That completes the trick: {self.who(seat)} would win it with {card}"
+        if draw is not None:
+            text += (f" and {self.verb(seat, 'be')} first to draw from the stock, "
+                     f"taking the exposed {draw}")
+        return text + "."
+
+    def deal_over(self, result: "DealResult") -> str:
+        """``"The deal is over. You scored High and Game (2 points); your opponent scored …"``"""
+        return "The deal is over. " + self.points(result)
+
+    def points(self, result: "DealResult") -> str:
+        """Who scored which points this deal, every seat in turn."""
+        parts = []
+        for seat in range(self.players):
+            earned = [award.title for award in result.awards if award.seat == seat]
+            count = len(earned)
+            what = f"{listing(earned)} ({count} point{'s' * (count != 1)})" if earned else "no points"
+            parts.append(f"{self.who(seat, start=not parts)} scored {what}")
+        return "; ".join(parts) + "."
+
+    def match_won(self, winner: int, target: int) -> str:
+        """``"You reached 10 and win the match."``"""
+        return f"{self.who(winner)} reached {target} and {self.verb(winner, 'win')} the match."
+
+    def score(self, scores: Iterable[int]) -> str:
+        """The match score in words: ``"you 3, your opponent 1"``."""
+        return ", ".join(f"{self.who(s, start=False)} {p}" for s, p in enumerate(scores))
+
+    # -- prompts ---------------------------------------------------------------------------
+    def your_turn(self, trick: int, tricks: int, lead: bool) -> str:
+        """``"Trick 3 of 26: your turn to lead. Legal cards are highlighted."``"""
+        return (f"Trick {trick} of {tricks}: your turn to {'lead' if lead else 'play'}. "
+                "Legal cards are highlighted.")
+
+    def their_turn(self, seat: int) -> str:
+        """``"It is your opponent's turn to play."``"""
+        return f"It is {self.who(seat, start=False)}'s turn to play."
+
+    def deal_done(self, result: "DealResult") -> str:
+        """The prompt once a deal is over and the match goes on."""
+        return self.deal_over(result) + " See the score sheet, then start the next deal."
+
+    def match_done(self, winner: int, target: int) -> str:
+        """The prompt once the match is won."""
+        return (f"The match is over: {self.who(winner, start=False)} reached {target}. "
+                "Start a new deal to play again.")
+
+    def match_over_undo(self, winner: int, target: int) -> str:
+        """Said to an undo once the match is won: the end stays the end."""
+        return (f"The match is over: {self.who(winner, start=False)} reached {target}; undo cannot go "
+                "back past the end. Start a new deal to play again.")
+
+    def waiting(self) -> str:
+        """Said to a click made while the computer's cards are still being shown."""
+        who = "your opponent is" if self.players == 2 else "your opponents are"
+        return f"Wait a moment: {who} still playing."
+
+    def undone(self) -> str:
+        """Said after an undo."""
+        whose = "your opponent's" if self.players == 2 else "your opponents'"
+        return f"Took back your last card, and {whose} replies."
+
+    def gone(self, card: Card) -> str:
+        """Said to a click on a card that has just left the hand (a double click)."""
+        return f"{card} is not in your hand any more."
+
+    # -- the sandbox's log -----------------------------------------------------------------
+    def deal_opened(self, number: int, dealer: int, trump, turned: Card | None) -> str:
+        """``"Deal 1: you dealt; trumps are hearts (J♥ turned up)."``"""
+        how = f"{turned} turned up" if turned is not None else "fixed by the cut"
+        return f"Deal {number}: {self.who(dealer, start=False)} dealt; trumps are {trump.plural} ({how})."
+
+    def trick_played(self, number: int, trick: "Trick") -> str:
+        """``"Trick 1: your opponent led 7♣, you played 2♥."``"""
+        played = [f"{self.who(trick.seat_of(k, self.players), start=False)} {'led' if k == 0 else 'played'} "
+                  f"{card}" for k, card in enumerate(trick.cards)]
+        return f"Trick {number}: " + ", ".join(played) + "."
+
+    def trick_taken(self, trick: "Trick") -> str:
+        """``"You won with 2♥ and drew J♥; your opponent drew Q♦."`` (an unseen draw is said so)."""
+        n = self.players
+        text = f"{self.who(trick.winner)} won with {trick.cards[(trick.winner - trick.leader) % n]}"
+        for k, (seat, card) in enumerate(zip(trick.drawers(n), trick.draws)):
+            seen = str(card) if card is not None else "an unseen card"
+            text += (" and drew " if k == 0 else f"; {self.who(seat, start=False)} drew ") + seen
+        return text + "."
+
+    def match_line(self, match: "Match") -> str:
+        """``"Match: you 3, your opponent 1, playing to 10."`` and who won, once someone has."""
+        text = f"Match: {self.score(match.scores)}, playing to {match.rules.target}."
+        return text + (f" {self.who(match.winner)} won the match." if match.finished else "")
+
+    def deal_summary(self, number: int, result: "DealResult", match: "Match") -> str:
+        """An earlier deal of the match in one line: its points and the match score after it."""
+        return f"Deal {number}: {self.points(result)} Match: {self.score(match.scores)}."
+
+
+# -- the computer players' reasons (the sandbox's hints) ------------------------------------
+# A reason is one sentence without its final stop: the sandbox adds it after "Hint: play X.".
+
+def card_words(card: Card, trump) -> str:
+    """A card in a reason: ``"the trump ace"``, or ``"10♠"`` for a card of a plain suit."""
+    return f"the trump {card.rank.word}" if card.suit == trump else str(card)
+
+
+def why_only(card: Card) -> str:
+    """``"10♠ is the only legal card"``"""
+    return f"{card} is the only legal card"
+
+
+def why_random(count: int) -> str:
+    """The random player's reason."""
+    return f"A card chosen at random among the {count} legal ones"
+
+
+def why_win_low(card: Card, trump) -> str:
+    """Trumping with the two when nobody plays after: it captures Low."""
+    return f"Win with {card_words(card, trump)}: capturing it earns Low"
+
+
+def why_fight(top: Card, trump) -> str:
+    """Winning a trick for the exposed card, which its winner draws."""
+    return f"Win this trick to draw the exposed card, {card_words(top, trump)}"
+
+
+def why_capture(point: Card | None, values: int, trump) -> str:
+    """Winning a trick for a point card in it (``point``), else for its card values."""
+    if point is not None:
+        return f"Win this trick: it holds {card_words(point, trump)}"
+    return f"Win this trick: it holds {values} in card values"
+
+
+def why_lead_master(card: Card, top: Card, trump) -> str:
+    """Leading the highest trump left to draw the exposed card."""
+    return f"Lead {card_words(card, trump)}, the highest trump left, to draw {card_words(top, trump)}"
+
+
+def why_lead_high(card: Card, top: Card, trump) -> str:
+    """Leading the highest card left of a plain suit to draw the exposed card."""
+    return f"Lead {card}, the highest {card.suit.singular} left, to draw {card_words(top, trump)}"
+
+
+def _spare(card: Card, stake: int, decided: bool) -> str:
+    # Name the card for what it is: a ten is never "a low card of no value".
+    if stake == 0 and card.value == 0:
+        return f"{card}, a low card of no value"
+    if stake == 0:
+        return (f"{card}: Game is decided, so card values no longer count" if decided
+                else f"{card}: card values do not decide Game under these rules")
+    return f"{card}, the card you can best spare"
+
+
+def why_lead_low(card: Card, stake: int, top: Card | None, top_worth: bool, trump,
+                 decided: bool) -> str:
+    """Leading the card worth least (``stake``: its worth; ``decided``: Game is decided on card values)."""
+    text = "Lead " + _spare(card, stake, decided)
+    if top is None:
+        return text
+    if top_worth:
+        return f"{text}; nothing in hand is sure to win {card_words(top, trump)}"
+    return f"{text}; the exposed {top} is not worth drawing"
+
+
+def why_lose(card: Card, decided: bool, keeps_tens: bool) -> str:
+    """Losing a trick not worth winning with the least useful card."""
+    if decided:
+        return f"Game is already decided on card values, so they no longer matter: throw {card}"
+    if keeps_tens:
+        return f"Lose this trick with {card}: keep the tens and low trumps"
+    return f"Nothing here is worth winning: throw {card}, the least useful card"
+
+
+def _ahead(average: float) -> str:
+    if round(average, 1) == 0:
+        return "level in match points on average"
+    return f"{abs(average):.1f} match points {'ahead' if average > 0 else 'behind'} on average"
+
+
+def why_sampled(card: Card, guesses: int, average: float, margin: float) -> str:
+    """The search's reason while the stock lasts (``average``, ``margin``: match points)."""
+    return (f"Over {guesses} guesses at the hidden cards, {card} did best: it ends the deal "
+            f"{_ahead(average)}, {margin:.1f} better than the next card")
+
+
+def why_exact(card: Card, mine: int, theirs: int) -> str:
+    """The search's reason once every card is known (two players)."""
+    return (f"Every card is known now: with best play on both sides {card} ends the deal "
+            f"{mine}–{theirs} in match points")
+
+
+def why_solved(card: Card, guesses: int, average: float) -> str:
+    """The search's reason late in a three-handed deal (each guess solved exactly)."""
+    return f"Solved {guesses} guesses at the last hands exactly: {card} does best, ending {_ahead(average)}"
+
+
+# -- the scoring breakdown ---------------------------------------------------------------------
+
+def award_detail(name: str, seat: int | None, card: Card | None, basis: int, pips,
+                 narrator: Narrator | None = None) -> str:
+    """Why a point went where it did: ``"seat 0 captured J♥"`` (or in ``narrator``'s words).
+
+    ``basis`` is how the point was decided (:data:`calijack.core.CAPTURED`, ``HELD``,
+    ``DEALER`` or ``PIPS``), or ``-1`` when its card was left out of play.
+    """
+    narrator = narrator or Narrator(len(pips))
+    who = narrator.who(seat, start=False)
+    if basis == core.PIPS:
+        totals = " to ".join(str(p) for p in pips)
+        if seat is None:
+            return f"card values tied at the top ({totals}): nobody scores Game"
+        return f"{who} captured the most card values ({totals})"
+    if basis < 0:
+        return f"{card} was the card left out of play: nobody scores it"
+    if basis == core.DEALER:
+        return f"{card} was turned up to set trump: the dealer ({who}) scores Jack"
+    if basis == core.HELD:
+        return f"{who} held {card} (dealt or drawn)"
+    return f"{who} captured {card}"
+
+
+# -- calijack replay: the terminal's account of a record ----------------------------------
 
 def _cards(cards, trump=None) -> str:
     return " ".join(str(c) for c in (sort_cards(cards, trump) if trump is not None else cards))
 
 
-def result_text(result: DealResult) -> list[str]:
+def result_text(result: "DealResult") -> list[str]:
     """The scoring breakdown: each point, who earned it and why, and the card values itemised."""
     lines = ["Scoring:"]
     for award in result.awards:
@@ -28,7 +393,7 @@ def result_text(result: DealResult) -> list[str]:
     return lines
 
 
-def deal_text(state: State) -> list[str]:
+def deal_text(state: "State") -> list[str]:
     """A deal trick by trick, with the draws and, once finished, the scoring."""
     deal, n = state.deal, state.players
     lines = []
@@ -59,16 +424,15 @@ def deal_text(state: State) -> list[str]:
 
 
 def replay_text(record) -> str:
-    """The whole account of a deal state or a match record."""
-    if isinstance(record, State):
+    """The whole account of a deal state or a match record (a :class:`~calijack.records.MatchRecord`)."""
+    if not hasattr(record, "walk"):
         return "\n".join(deal_text(record))
-    match = Match(record.rules, record.first_dealer)
     lines = []
-    for k, state in enumerate(record.states, 1):
+    match = None
+    for k, (state, match) in enumerate(record.walk(), 1):
         lines.append(f"=== Deal {k} ===")
         lines.extend(deal_text(state))
         if state.finished:
-            match = match.add(state.result())
             counted = ", ".join(match.counted[-1]) or "none"
             lines.append(f"Match score: {' - '.join(map(str, match.scores))} (points counted: {counted})")
     if match.winner is not None:

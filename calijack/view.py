@@ -7,13 +7,35 @@ differ only in cards the seat has not seen give equal views.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import operator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from .cards import DECK, Card, Suit, cards_of, mask_of, sort_cards
-from .rules import Rules
-from .state import State, Trick
+from .cards import DECK, FULL_MASK, Card, Suit, cards_of, mask_of, sort_cards
+from .rules import DealError, Rules
+from .text import say, seat_list
 
-__all__ = ["View", "view"]
+if TYPE_CHECKING:
+    from .state import State, Trick
+
+__all__ = ["View", "view", "check_seat"]
+
+
+def check_seat(seat: int, players: int) -> int:
+    """``seat`` if it is a seat at a table of ``players`` (0 to ``players - 1``), else :class:`DealError`.
+
+    The one seat check of the engine: a negative index must not quietly name another seat.
+    """
+    if type(seat) is int and 0 <= seat < players:  # the common case, first and cheap
+        return seat
+    if not isinstance(seat, bool):
+        try:
+            index = operator.index(seat)  # a NumPy integer is a seat too
+        except TypeError:
+            index = None
+        if index is not None and 0 <= index < players:
+            return index
+    raise DealError(say("no_seat", seat=seat, players=players, seats=seat_list(players)))
 
 
 @dataclass(frozen=True)
@@ -54,10 +76,12 @@ class View:
 
     def captured(self, seat: int) -> list[Card]:
         """The cards ``seat`` has won in tricks (public: every played card is seen)."""
+        seat = check_seat(seat, self.players)
         return sort_cards([c for t in self.tricks if t.winner == seat for c in t.cards], self.trump)
 
     def pips(self, seat: int) -> int:
         """The card values ``seat`` has captured."""
+        seat = check_seat(seat, self.players)
         return sum(c.value for t in self.tricks if t.winner == seat for c in t.cards)
 
     @property
@@ -66,7 +90,7 @@ class View:
         seen = mask_of(self.hand) | mask_of(self.played)
         seen |= mask_of(c for cards in self.known for c in cards)
         seen |= mask_of(c for c in (self.stock_top, self.dead_card) if c is not None)
-        return cards_of(((1 << 52) - 1) & ~seen)
+        return cards_of(FULL_MASK & ~seen)
 
     @property
     def hidden_counts(self) -> tuple[int, ...]:
@@ -83,14 +107,13 @@ class View:
 def _saw(rules: Rules, viewer: int, drawer: int, position: int) -> bool:
     # The winner's draw is the exposed top: everyone saw it. With the closed stock the
     # others take theirs unseen by the rest of the table.
-    return position == 0 or rules.stock == "exposed" or drawer == viewer
+    return position == 0 or not rules.stock_closed or drawer == viewer
 
 
 def view(state: State, seat: int) -> View:
     """What ``seat`` knows in ``state``."""
     n, rules = state.players, state.rules
-    if not 0 <= seat < n:
-        raise ValueError(f"seat must be from 0 to {n - 1}, not {seat}")
+    seat = check_seat(seat, n)
     tricks = []
     known_masks = [0] * n
     for trick in state.tricks:
@@ -100,7 +123,7 @@ def view(state: State, seat: int) -> View:
             draws.append(card if seen else None)
             if seen and drawer != seat:
                 known_masks[drawer] |= card.bit
-        tricks.append(Trick(trick.leader, trick.cards, trick.winner, tuple(draws)))
+        tricks.append(replace(trick, draws=tuple(draws)))
     known = tuple(tuple(sort_cards(cards_of(known_masks[s] & state.hands[s]), state.trump))
                   for s in range(n))
     to_play = state.to_play

@@ -3,7 +3,10 @@
 Executing a chapter runs its hidden ``assert`` cells (the build does that); these tests check
 the rest without a build: every chapter is a MyST notebook, its headings never skip a
 level, every rule chapter both shows a rule with an engine demo and checks it with a hidden
-``assert``, and every cross-reference, glossary term and demo it names exists.
+``assert``, every code cell is collapsed or hidden, every number glued from the engine is
+used on its page and every number still typed in the prose is checked by an ``assert``,
+every mention of an account links to the Sources page, and every cross-reference, glossary
+term and demo a page names exists.
 """
 
 from __future__ import annotations
@@ -15,9 +18,13 @@ import pytest
 
 BOOK = Path(__file__).resolve().parent.parent / "book"
 RULE_CHAPTERS = ["01_aim", "02_deal", "03_legal_play", "04_drawing", "05_scoring",
-                 "06_ending", "07_context_variants", "08_worked_example"]
-NOTEBOOK_PAGES = ["intro"] + RULE_CHAPTERS + ["strategy", "variants", "faq"]
-ALL_PAGES = NOTEBOOK_PAGES + ["lessons", "glossary"]
+                 "06_ending", "07_worked_example", "08_context_variants"]
+REFERENCE = ["sources", "rules_reference", "records"]
+NOTEBOOK_PAGES = ["intro"] + RULE_CHAPTERS + ["strategy", "variants", "faq", "rules_reference", "records"]
+ALL_PAGES = NOTEBOOK_PAGES + ["lessons", "glossary", "sources"]
+NOTEBOOKS = sorted((BOOK.parent / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+# Tags that keep a code cell out of the reader's way: folded behind "Show code", or not shown.
+COLLAPSED = {"hide-input", "hide-cell", "remove-input", "remove-cell"}
 
 CELL = re.compile(r"^```\{code-cell\} ipython3\n(.*?)^```", re.S | re.M)
 FENCE = re.compile(r"^(```|~~~).*?^\1", re.S | re.M)
@@ -63,13 +70,135 @@ def test_headings_one_title_and_no_skipped_level(page):
 @pytest.mark.parametrize("page", RULE_CHAPTERS)
 def test_rule_chapter_shows_and_checks(page):
     found = cells(read(page))
-    hidden = [body for tags, body in found if tags & {"remove-cell", "remove-input"}]
+    hidden = [body for tags, body in found if "remove-cell" in tags]
+    # A collapsed cell ("Show code") is one click away: it counts as shown.
     shown = [body for tags, body in found if not tags & {"remove-cell", "remove-input"}]
     assert any(re.search(r"^\s*assert ", body, re.M) for body in hidden), \
         f"{page}.md has no hidden assert cell"
-    assert any("calijack" in body for body in shown), f"{page}.md shows no engine call"
-    assert any(re.search(r"\bdemos\.\w+\(|\bstepper\(", body) for _, body in found), \
+    assert any(re.search(r"\brender\.\w+\(|\bquiz\.\w+\(", body) for body in shown), \
+        f"{page}.md shows no picture drawn by the engine (with its code one click away)"
+    assert any(re.search(r"\b(demos|walkthrough)\.\w+\(|\bstepper\(", body) for _, body in found), \
         f"{page}.md has no engine-driven demo"
+
+
+@pytest.mark.parametrize("page", NOTEBOOK_PAGES)
+def test_every_code_cell_is_collapsed(page):
+    """A beginner meets the game first: no page shows code until the reader asks for it."""
+    for number, (tags, body) in enumerate(cells(read(page)), 1):
+        first = body.strip().splitlines()[0] if body.strip() else ""
+        assert tags & COLLAPSED, (f"{page}.md, code cell {number} ({first!r}) is shown open: tag it "
+                                  "hide-input (a 'Show code' button) or remove-cell (setup, asserts)")
+
+
+# glue("name", …) or a page's own helper glue_something("name", …); a helper named
+# glue_estimate also glues name_low and name_high (the ends of the 95% interval).
+GLUE = re.compile(r"""\b(glue(?:_\w+)?)\(\s*["'](\w+)["']""")
+GLUE_ROLE = re.compile(r"\{glue(?::\w+)?\}`([\w.-]+?)(?::[^`]*)?`")
+
+
+def glued_names(page: str) -> set[str]:
+    """The names a page's code glues."""
+    names = set()
+    for body in CELL.findall(read(page)):
+        for helper, name in GLUE.findall(body):
+            names.add(name)
+            if helper == "glue_estimate":
+                names |= {name + "_low", name + "_high"}
+    return names
+
+
+@pytest.mark.parametrize("page", NOTEBOOK_PAGES)
+def test_glue_names_are_written_out(page):
+    """Every glue() names its value with a literal, so the next test can find it (helpers aside)."""
+    for body in CELL.findall(read(page)):
+        for call in re.findall(r"\bglue\((.{0,30})", body):
+            literal = re.match(r"""\s*["']\w+["']""", call)
+            assert literal or re.search(r"^def glue_\w+\(", body, re.M), \
+                f"{page}.md: glue({call}…) has no literal name"
+
+
+@pytest.mark.parametrize("page", NOTEBOOK_PAGES)
+def test_every_glued_value_is_used_on_its_page(page):
+    text = read(page)
+    used = set(GLUE_ROLE.findall(prose_with_dropdowns(text)))
+    glued = glued_names(page)
+    assert not glued - used, f"{page}.md glues {sorted(glued - used)} but never shows them"
+    assert not used - glued, f"{page}.md shows {sorted(used - glued)}, which no cell glues"
+
+
+def prose_with_dropdowns(text: str) -> str:
+    """The page without front matter and code cells; directive bodies (dropdowns) are kept."""
+    text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)
+    return CELL.sub("", text)
+
+
+ACCOUNT = re.compile(r"\b00[0-4]\b|Foster's \*?Hoyle\*?")
+ACCOUNT_LINK = re.compile(r"\{ref\}`([^`<]*)<(source-(?:00[0-4]|foster))>`|\[([^\]]*)\]\(#(source-00[0-4])\)")
+
+
+def unlinked_accounts(text: str) -> list[str]:
+    """Mentions of an account (000 to 004, Foster's Hoyle) that are not a link to it."""
+    bad = []
+    for match in ACCOUNT_LINK.finditer(text):
+        label, target = (match.group(1), match.group(2)) if match.group(2) else (match.group(3), match.group(4))
+        named = ACCOUNT.findall(label)
+        wanted = target.replace("source-", "")
+        if not named or any((n if n.startswith("00") else "foster") != wanted for n in named):
+            bad.append(match.group(0))
+    rest = ACCOUNT_LINK.sub("", text)
+    rest = re.sub(r"`[^`]*`", "", rest)       # code such as `"002, 003"` is not prose
+    bad += [m.group(0) for m in ACCOUNT.finditer(rest)]
+    return bad
+
+
+@pytest.mark.parametrize("page", [p for p in ALL_PAGES if p != "sources"])
+def test_every_mention_of_an_account_links_to_the_sources_page(page):
+    bad = unlinked_accounts(prose_with_dropdowns(read(page)))
+    assert not bad, f"{page}.md mentions an account without linking to it on the Sources page: {bad}"
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_lesson_mention_of_an_account_links_to_the_sources_page(notebook):
+    import json
+
+    markdown = "\n".join("".join(c["source"]) for c in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+                         if c["cell_type"] == "markdown")
+    bad = unlinked_accounts(markdown)
+    assert not bad, f"{notebook.name} mentions an account without linking to the Sources page: {bad}"
+
+
+def test_the_link_check_can_fail():
+    assert unlinked_accounts("as account 002 says") == ["002"]
+    assert unlinked_accounts("see {ref}`account 003 <source-002>`") == ["{ref}`account 003 <source-002>`"]
+    assert unlinked_accounts("see {ref}`account 002 <source-002>` and [001](#source-001)") == []
+    assert unlinked_accounts("Foster's *Hoyle* says") == ["Foster's *Hoyle*"]
+
+
+# Numbers a sentence may type without an assert: the "95%" of every 95% interval, years.
+TYPED_OK = re.compile(r"^(95%|1[89]\d\d)$")
+
+
+def typed_numbers(text: str) -> set[str]:
+    """Numbers typed in the prose (not glued, not a card such as 10♥, not a rank list or list marker)."""
+    text = prose_with_dropdowns(text)
+    text = re.sub(r"\{[\w:]+\}`[^`]*`", "", text)          # roles: glue, ref, term
+    text = re.sub(r"`[^`]*`", "", text)                    # inline code
+    text = re.sub(r"(10|[2-9AKQJ])[♠♥♦♣]", "", text)        # cards
+    text = text.replace("A K Q J 10 9 8 7 6 5 4 3 2", "")  # the rank order
+    text = re.sub(r"^\s*\d+\. ", "", text, flags=re.M)      # numbered lists
+    text = re.sub(r"^\(\S+\)=$", "", text, flags=re.M)       # labels
+    return {n for n in re.findall(r"(?<![\w-])\d+(?:[.,]\d+)?%?", text) if not TYPED_OK.match(n)}
+
+
+@pytest.mark.parametrize("page", NOTEBOOK_PAGES)
+def test_numbers_typed_in_the_prose_are_asserted(page):
+    """A number the engine cannot fill in is at least checked: it appears in an assert line."""
+    text = read(page)
+    asserts = "\n".join(line for body in CELL.findall(text) for line in body.splitlines()
+                        if line.strip().startswith("assert"))
+    unchecked = sorted(n for n in typed_numbers(text)
+                       if not re.search(r"(?<![\w.])" + re.escape(n.rstrip("%")) + r"(?![\w])", asserts))
+    assert not unchecked, f"{page}.md types {unchecked} in its prose, and no assert checks them"
 
 
 def test_every_demo_named_exists():
@@ -129,3 +258,4 @@ def test_table_of_contents_lists_every_page_in_its_part():
     on_disk = sorted(p.stem for p in (BOOK.parent / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     assert lessons[1:] == [f"notebooks/{name}" for name in on_disk]
     assert files.get("Beyond the rules") == [f"book/{p}" for p in ("strategy", "variants", "faq", "glossary")]
+    assert files.get("Reference") == [f"book/{p}" for p in REFERENCE]

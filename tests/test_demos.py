@@ -173,7 +173,7 @@ def test_deal_demo_one_frame_per_seed_with_the_engines_deal(static_demos):
     seeds = (1, 2, 3, 4)
     for seed, frame in zip(seeds, frames(static_demos["deal"]), strict=True):
         deal = Deal.random(seed)
-        names = ("You", "Computer")
+        names = ("You", "Opponent")
         assert f"<b>{escape(str(deal.turned))}</b>" in frame
         assert f"<b>{deal.trump.plural}</b> are trump" in frame
         assert f"First to lead: <b>{names[deal.first_leader]}</b>" in frame
@@ -200,7 +200,10 @@ def test_legal_explorer_one_option_per_card_with_the_engines_reason(static_demos
         assert ("may be played" in frame) == verdict.legal
         if verdict.legal:  # the trick completes: the engine's winner is named
             trick = LEGAL_STATE.play(verdict.card).tricks[-1]
-            assert f"<b>{('You', 'Computer')[trick.winner]}</b> would win it" in frame
+            assert f"<b>{('You', 'Your opponent')[trick.winner]}</b> would win it" in frame
+            if trick.draws:  # the verb agrees with the winner
+                assert f" would win it with {trick.cards[(trick.winner - trick.leader) % 2]} and "\
+                       f"{('are', 'is')[trick.winner]} first to draw" in frame
             assert cards_in(frame)[-2:] == list(trick.cards)
     # The table above the toggles marks exactly the engine's legal cards.
     legal = set(re.findall(r'class="cj-card cj-legal"[^>]*data-card="(\w\w)"', demo.header.value))
@@ -211,10 +214,10 @@ def test_legal_explorer_on_a_lead_names_the_card_winning_so_far():
     state = Deal.random(2).start()
     demo = legal_explorer(state)
     assert demo.frame_count == 6
-    # The seat to play is "You" (the engine's reasons speak to it), the other "Computer".
+    # The seat to play is "You" (the engine's reasons speak to it), the other "Opponent".
     for verdict, frame in zip(state.verdicts(), frames(demo), strict=True):
         assert verdict.legal
-        assert f"{escape(str(verdict.card))} (You) would take the trick; Computer plays next" in frame
+        assert f"{escape(str(verdict.card))} (You) would take the trick; Opponent plays next" in frame
 
 
 def test_legal_explorer_refuses_a_finished_deal_or_no_state():
@@ -271,7 +274,7 @@ def test_scoring_demo_frames_follow_the_engines_results(static_demos):
     for (name, _), frame, result in zip([(None, None), *SCORING_OPTIONS], shown, results, strict=True):
         points = re.findall(r'data-point="(\w+)"', frame)
         assert points == [a.name for a in result.awards]
-        line = ", ".join(f"{n} {p}" for n, p in zip(("You", "Computer"), result.points))
+        line = ", ".join(f"{n} {p}" for n, p in zip(("You", "Opponent"), result.points))
         assert f"Match points this deal: {line}." in frame
         if name is not None:
             assert escape(OPTIONS[name].variant) in frame

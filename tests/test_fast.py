@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from calijack import DECK, Deal, Rules, core, fast
+from calijack import DECK, Deal, IllegalPlay, Rules, core, fast
 from calijack.cards import cards_of
 
 DEALS = 200
@@ -101,3 +101,29 @@ def test_with_rules_keeps_the_cards_and_changes_the_rules():
     assert closed.rules == Rules(stock="closed")
     cut = Deal.random(9, Rules(trump_from="cut"))
     assert cut.with_rules(game="ten_of_trumps").trump == cut.trump
+
+
+def test_a_state_under_other_rules_keeps_its_cards_and_plays():
+    played = Deal.random(4).start().play_random(4)
+    held = played.with_rules(high_low="held", shasta_point=True)
+    assert held.plays == played.plays and held.deal.hands == played.deal.hands
+    assert held.rules == Rules(high_low="held", shasta_point=True)
+    assert [a.name for a in held.result().awards] == ["high", "low", "jack", "game", "nine"]
+    assert held.result().pips == played.result().pips   # the same tricks, so the same card values
+
+
+def test_a_state_under_other_rules_refuses_plays_those_rules_forbid():
+    # Under void_duty=any a player with no clubs may keep its trumps; the standard rules then
+    # refuse that play, with the engine's reason.
+    for seed in range(200):
+        state = Deal.random(seed, Rules(void_duty="any")).start()
+        strict = state.deal.with_rules(void_duty="must_trump").start()
+        while not state.finished:
+            illegal = [c for c in state.legal_cards() if c not in strict.legal_cards()]
+            if illegal:
+                with pytest.raises(IllegalPlay, match="must trump"):
+                    state.play(illegal[0]).with_rules(void_duty="must_trump")
+                return
+            card = state.legal_cards()[0]
+            state, strict = state.play(card), strict.play(card)
+    pytest.fail("no position where the void duty differs")

@@ -138,7 +138,7 @@ def test_not_in_hand_not_a_card_and_finished(eng):
     done = eng.play_first_legal(state)
     with pytest.raises(IllegalPlay) as caught:
         done.play(done.plays[0])
-    assert caught.value.kind == "finished" and str(caught.value) == "The deal is over: every card has been played."
+    assert caught.value.kind == "finished" and str(caught.value) == "The deal is over: every trick has been played."
     assert done.legal_cards() == [] and done.verdicts() == [] and done.to_play is None
 
 
@@ -211,3 +211,17 @@ def test_duties_hold_after_the_stock_is_gone(eng):
             legal = cards_of(state.legal_mask())
             state = state.play(legal[core.pick(rng, len(legal))])
     assert checked >= 20
+
+
+# Hearts are trump. What one card played to a trick proves its player did not hold.
+@pytest.mark.parametrize("lead,card,void_any,missing", [
+    ("5H", "3H", False, ""),            # followed trumps
+    ("5H", "3C", False, "H"),           # did not follow trumps: holds none
+    ("7C", "3C", False, ""),            # followed the led suit
+    ("7C", "2H", False, ""),            # trumped: allowed even while holding clubs
+    ("7C", "KS", False, "CH"),          # neither followed nor trumped: no clubs, and no trumps
+    ("7C", "KS", True, "C"),            # under void_duty=any a trump may be kept back
+])
+def test_voids_shown_by_a_play(lead, card, void_any, missing):
+    shown = core.voids_shown(parse_card(card).index, parse_card(lead).index, Suit.HEARTS, void_any)
+    assert shown == sum(SUIT_MASK[parse_suit(s)] for s in missing)

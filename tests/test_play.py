@@ -121,17 +121,19 @@ def test_an_illegal_card_raises_the_engines_reason_and_changes_nothing():
 def test_something_that_is_not_a_card_is_refused(card, message):
     session = Session(seed=2, opponent="random")
     before = snapshot(session)
-    with pytest.raises(SessionError, match=message):
+    with pytest.raises(IllegalPlay, match=message) as error:
         session.play(card)
+    assert error.value.kind == "not_a_card" and str(error.value).endswith(".")
     assert snapshot(session) == before
 
 
-def test_a_card_not_held_is_refused():
+def test_a_card_not_held_is_refused_once_with_the_engines_sentence():
     session = Session(seed=2, opponent="random")
     other = next(c for c in DECK if c not in session.hand)
     before = snapshot(session)
-    with pytest.raises(SessionError, match=f"You do not hold {other}"):
+    with pytest.raises(IllegalPlay) as error:
         session.play(other.code)
+    assert (str(error.value), error.value.kind) == (f"You do not hold {other}.", "not_in_hand")
     assert snapshot(session) == before
 
 

@@ -5,11 +5,15 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
-from calijack import Card, Deal, Rules
-from calijack.core import bit_list
+from calijack import Card, Deal, Rank, Rules
+from calijack.core import award_points, bit_list, game_decided, game_winner, pips_of
 from calijack.players import (PLAYERS, Decision, PlayerError, get_player, play_deal, sample_state)
 from calijack.players.drive import fast_deal
+from calijack.players.heuristic import POINT_STAKE, keeps_low, stakes
+from calijack.rules import OPTIONS as OPTIONS_META
 
 # Every rule option at its other value (and a few together): the legal-play sweep runs them all.
 OPTIONS = [
@@ -150,7 +154,7 @@ def test_heuristic_fights_for_an_exposed_trump_ace():
     state = state.play("4C")
     decision = get_player("heuristic").choose(state.view(1), random.Random(0))
     assert decision.card == Card.parse("KC")
-    assert decision.reason == "Win this trick: the exposed card is the trump ace"
+    assert decision.reason == "Win this trick to draw the exposed card, the trump ace"
 
 
 def test_heuristic_loses_cheaply_and_keeps_tens_when_nothing_is_worth_drawing():
@@ -207,3 +211,66 @@ def test_legal_masks_match_the_engine_in_the_fast_driver():
         assert card in [c.index for c in state.legal_cards()]
         assert card in bit_list(state.legal_mask())
         state = state.play(Card.from_index(card))
+
+
+# -- the heuristic values exactly what the scorer counts -----------------------------------------
+
+RULE_SETS = st.builds(
+    lambda values: Rules.from_dict(values),
+    st.fixed_dictionaries({name: st.sampled_from(option.values) if option.values else st.integers(1, 12)
+                           for name, option in OPTIONS_META.items()}))
+
+
+@st.composite
+def scored_deals(draw):
+    """Rules under every option, a trump suit, the turned card, and who captured and held each card."""
+    rules = draw(RULE_SETS)
+    trump = draw(st.integers(0, 3))
+    turned = -1 if rules.trump_cut else trump * 13 + draw(st.integers(0, 12))
+    seats = st.integers(0, rules.players - 1)
+    captured = draw(st.lists(seats, min_size=52, max_size=52))
+    held = draw(st.lists(seats, min_size=52, max_size=52))
+    piles = [sum(1 << c for c in range(52) if captured[c] == s) for s in range(rules.players)]
+    received = [sum(1 << c for c in range(52) if held[c] == s) for s in range(rules.players)]
+    return rules, trump, turned, piles, received, draw(st.integers(0, rules.players - 1))
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(scored_deals())
+def test_the_heuristics_stakes_equal_the_scorers_under_every_option(deal):
+    """Moving one card's capture to another seat changes a point exactly where the stakes say so."""
+    rules, trump, turned, piles, received, dealer = deal
+    dead, live = stakes(rules, trump, False, turned), stakes(rules, trump, True, turned)
+    points, pips = award_points(rules, trump, dealer, piles, received, turned)
+    by_values = not rules.game_by_ten
+    for card in range(52):
+        owner = next(s for s, pile in enumerate(piles) if pile >> card & 1)
+        other = (owner + 1) % rules.players
+        moved = list(piles)
+        moved[owner] ^= 1 << card
+        moved[other] |= 1 << card
+        points2, pips2 = award_points(rules, trump, dealer, moved, received, turned)
+        changed = [name for name in points if points[name] != points2[name] and not (name == "game" and by_values)]
+        assert dead[card] == (POINT_STAKE if changed else 0), (card, changed)
+        assert live[card] - dead[card] == (pips2[other] - pips[other] if by_values else 0)
+    low = trump * 13 + Rank.TWO
+    assert keeps_low(rules, trump, turned) == (dead[low] == POINT_STAKE)
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(st.lists(st.integers(0, 3), min_size=20, max_size=20), st.integers(2, 3))
+@example([0, 1, 1, 1, 1] * 4, 2)   # 40-40 with nothing left: decided, and nobody scores Game
+def test_game_is_decided_exactly_when_no_share_of_the_rest_changes_who_leads(owners, players):
+    """``game_decided``: giving every value still out to any one seat leaves the leader as it is."""
+    valued = [c for c in range(52) if pips_of(1 << c)]
+    piles = [0] * players
+    rest = 0
+    for card, owner in zip(valued, owners):
+        if owner < players:
+            piles[owner] |= 1 << card
+        else:
+            rest |= 1 << card
+    pips = [pips_of(p) for p in piles]
+    outcomes = {game_winner([p + (pips_of(rest) if s == t else 0) for s, p in enumerate(pips)])
+                for t in range(players)}
+    assert game_decided(pips) == (outcomes == {game_winner(pips)})

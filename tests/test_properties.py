@@ -85,7 +85,7 @@ def test_illegal_cards_are_refused_with_a_reason(option_rules, seed):
         led = state.trick[0] if state.trick else -1
         for verdict in verdicts:
             assert verdict.reason and verdict.duty == core.duty(state.hands[seat], led, state.trump,
-                                                                option_rules.void_duty == "any")
+                                                                option_rules.void_any)
             assert state.explain(verdict.card) == verdict
             if not verdict.legal:
                 try:
@@ -159,7 +159,7 @@ def unseen_by(state: State, seat: int) -> set[Card]:
         seen |= card.bit if card is not None else 0
     for trick in state.tricks:
         for position, (drawer, card) in enumerate(zip(trick.drawers(state.players), trick.draws)):
-            if position == 0 or state.rules.stock == "exposed" or drawer == seat:
+            if position == 0 or not state.rules.stock_closed or drawer == seat:
                 seen |= card.bit
     return set(cards_of(FULL_MASK & ~seen))
 

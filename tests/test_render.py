@@ -11,7 +11,9 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from html import escape
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
@@ -296,7 +298,7 @@ def test_table_shows_stock_trump_trick_piles_and_scores():
         pip_tags = [el for el in parse(html).iter() if el.get("data-pips") == str(view.pips(seat))]
         assert pip_tags, seat
         assert {c.code for c in view.captured(seat)} <= set(cards_in(html))
-    assert "Match points: You 3 · Computer 7 (first to 10)" in text
+    assert "Match points: You 3 · Opponent 7 (first to 10)" in text
     assert "card values" in text and "Your turn." in text
     assert tags(html)["style"] == 1
 
@@ -304,7 +306,7 @@ def test_table_shows_stock_trump_trick_piles_and_scores():
 def test_table_names_follow_the_viewer_and_can_be_given():
     state = Deal.random(2).start()
     text1 = "".join(parse(render.table_html(state.view(1), scores=(4, 6))).itertext())
-    assert "Computer 4 · You 6" in text1
+    assert "Opponent 4 · You 6" in text1
     text = "".join(parse(render.table_html(state.view(0), names=("Ann", "Bob"), scores=(1, 2))).itertext())
     assert "Ann 1 · Bob 2" in text
     with pytest.raises(ValueError, match="one name per seat"):
@@ -434,3 +436,50 @@ def test_reveal_must_be_the_viewed_state():
     later = play_to(state, 3, 6)
     with pytest.raises(ValueError, match="reveal must be the state"):
         render.table_html(state.view(0), reveal=later)
+
+
+# -- the live table's hand, and the one stylesheet ----------------------------------------------
+
+def test_an_interactive_table_draws_your_cards_as_named_buttons():
+    from calijack.play import Session
+    from calijack.render.table import card_state
+
+    session = Session(seed=30, opponent="random")
+    while all(v.legal for v in session.verdicts()):
+        session.play(next(v.card for v in session.verdicts() if v.legal))
+    verdicts = session.verdicts()
+    html = render.table_html(session.view, interactive=True, verdicts=verdicts, css=False)
+    assert "<style>" not in html
+    buttons = re.findall(r'<button type="button" class="cj-play([^"]*)" data-card="(\w+)"[^>]*aria-label="([^"]*)"',
+                         html)
+    assert [code for _c, code, _n in buttons] == [c.code for c in session.hand]
+    for (cls, _code, name), verdict in zip(buttons, verdicts):
+        assert ("cj-can" in cls.split()) == verdict.legal and ("cj-cannot" in cls.split()) == (not verdict.legal)
+        assert escape(card_state(verdict.card, verdict)) == name or name.startswith(escape(card_state(verdict.card, verdict)))
+    refused = next(v for v in verdicts if not v.legal)
+    assert card_state(refused.card, refused).startswith(f"{refused.card.name}, not playable: you ")
+    # Inside a button the drawing is decoration: the button carries the name.
+    assert 'aria-hidden="true" focusable="false"' in html
+    # Not the learner's turn: the cards are still buttons, and say so.
+    assert card_state(session.hand[0]) == f"{session.hand[0].name}, not your turn yet"
+    # The static table draws no button, so a page without a kernel offers nothing to press.
+    assert "<button" not in render.table_html(session.view)
+
+
+def test_one_stylesheet_file_styles_every_fragment():
+    from calijack.render.style import CSS, CSS_PATH
+
+    text = CSS_PATH.read_text(encoding="utf-8")
+    assert ".cj-table{" in text and ".cj-play" in text and ".cj-explain" in text and ".cj-sandbox" in text
+    assert "/*" not in CSS and f"<style>{CSS}</style>" in render.table_html(Deal.random(3).start().view(0))
+    # No other stylesheet is kept as a Python string in the package.
+    package = Path(render.__file__).resolve().parents[1]
+    for path in package.rglob("*.py"):
+        assert "<style>" + "\n" not in path.read_text(encoding="utf-8"), path
+        assert "_CSS = " not in path.read_text(encoding="utf-8"), path
+
+
+def test_court_cards_carry_a_big_suit_sign():
+    svg = render.card_svg(Card.parse("JD"), width=64)
+    sizes = [float(m) for m in re.findall(r'class="cj-court-pip"[^>]*scale\(([\d.]+)\)', svg)]
+    assert sizes and min(sizes) >= 0.5  # at least half the court frame's width: J♦ and J♥ tell apart

@@ -110,3 +110,38 @@ def test_rule_error_is_a_value_error_and_rules_are_frozen():
     with pytest.raises(dataclasses.FrozenInstanceError):
         STANDARD.players = 3
     assert STANDARD.players == 2
+
+
+TYPED = {  # each typed property and the option value it stands for
+    "void_any": ("void_duty", "any"), "held_high_low": ("high_low", "held"),
+    "game_by_ten": ("game", "ten_of_trumps"), "stock_closed": ("stock", "closed"),
+    "trump_cut": ("trump_from", "cut"),
+}
+
+
+@pytest.mark.parametrize("prop", sorted(TYPED))
+def test_typed_options_say_which_value_is_in_force(prop):
+    name, value = TYPED[prop]
+    assert getattr(STANDARD, prop) is False
+    assert getattr(STANDARD.with_(**{name: value}), prop) is True
+    assert {v for v in OPTIONS[name].values} == {OPTIONS[name].standard, value}
+
+
+def test_no_module_outside_rules_compares_an_option_to_a_string():
+    """Options are read through the typed properties, so a typo cannot silently pick a rule."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent.parent / "calijack"
+    named = {name for name, option in OPTIONS.items() if any(isinstance(v, str) for v in option.values)}
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        if path.name == "rules.py" and path.parent == package:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                if any(isinstance(s, ast.Attribute) and s.attr in named for s in sides) and any(
+                        isinstance(s, ast.Constant) and isinstance(s.value, str) for s in sides):
+                    found.append(f"{path.relative_to(package.parent)}:{node.lineno}")
+    assert not found, "option compared to a string: " + ", ".join(found)

@@ -84,7 +84,7 @@ def _world(state) -> World:
     rules = state.rules
     return World(list(state.hands), tuple(c.index for c in state.deal.stock), state.drawn,
                  list(state.piles), list(state.received), state.leader, list(state.trick),
-                 len(state.tricks), rules.players, int(state.trump), rules.void_duty == "any",
+                 len(state.tricks), rules.players, int(state.trump), rules.void_any,
                  rules.draws, rules.tricks)
 
 
@@ -117,6 +117,22 @@ def test_endgame_solver_agrees_with_brute_force(options, plays, tiebreak):
         values = solver.values(_world(state))
         expected = {card.index: _brute(state.play(card), me, tiebreak) for card in state.legal_cards()}
         assert values == expected
+
+
+@pytest.mark.parametrize("seed", [564, 1677, 1756])
+def test_solver_lets_a_follower_overtake_the_led_card(seed):
+    """Two cards either side of the card led are not alike: only the higher one wins the trick.
+
+    In these positions the player to follow holds two cards of no value on both sides of the
+    led card, with nothing live between them but the led card itself.
+    """
+    state = _random_state(Rules(), seed, random.Random(seed).choice([41, 43, 45, 47, 49]))
+    led, hand = state.trick[0], state.hands[state.to_play]
+    assert any(hand >> c & 1 for c in range(led - led % 13, led)) and any(
+        hand >> c & 1 for c in range(led + 1, led - led % 13 + 13))
+    me = 1 - state.to_play
+    solver = Solver(state.rules, state.dealer, state.deal.turned.index, me, tiebreak=True)
+    assert solver.value(_world(state)) == _brute(state, me, True)
 
 
 def test_search_plays_a_best_card_once_the_stock_is_gone():

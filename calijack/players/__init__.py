@@ -15,13 +15,13 @@ from typing import Sequence
 
 from ..state import Deal, State
 from .base import Decision, Knowledge, Player
-from .heuristic import RULES, HeuristicPlayer
+from .heuristic import RULES_OF_THUMB, HeuristicPlayer
 from .search import DEFAULT_SAMPLES, SearchPlayer
 from .uniform import RandomPlayer
 from .worlds import sample_state
 
 __all__ = ["Decision", "Player", "Knowledge", "RandomPlayer", "HeuristicPlayer", "SearchPlayer",
-           "PLAYERS", "RULES", "DEFAULT_SAMPLES", "get_player", "play_deal", "sample_state",
+           "PLAYERS", "RULES_OF_THUMB", "DEFAULT_SAMPLES", "get_player", "play_deal", "sample_state",
            "PlayerError"]
 
 PLAYERS = {"random": RandomPlayer, "heuristic": HeuristicPlayer, "search": SearchPlayer}

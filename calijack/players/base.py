@@ -15,7 +15,7 @@ from .. import core
 from ..cards import FULL_MASK, Card
 from ..view import View
 
-__all__ = ["Decision", "Player", "Knowledge", "describe"]
+__all__ = ["Decision", "Player", "Knowledge"]
 
 
 @dataclass(frozen=True)
@@ -39,13 +39,6 @@ class Player(Protocol):
         """The card to play for ``view.seat`` (which must be the seat to play)."""
 
 
-def describe(card: Card, trump: int) -> str:
-    """A card in prose for a reason sentence: ``"the trump ace"`` or ``"10♠"``."""
-    if card.suit == trump:
-        return f"the trump {card.rank.word}"
-    return str(card)
-
-
 @dataclass(frozen=True)
 class Knowledge:
     """One seat's view as masks: the form the rules of thumb and the search read."""
@@ -67,6 +60,7 @@ class Knowledge:
     unseen: int                # cards this seat has not seen
     tricks_done: int
     hand_sizes: tuple[int, ...]
+    turned: int = -1           # the card that set trump, -1 when a cut did
 
     @classmethod
     def from_view(cls, view: View) -> "Knowledge":
@@ -96,11 +90,12 @@ class Knowledge:
             seen |= 1 << top
         if dead >= 0:
             seen |= 1 << dead
-        void_any = view.rules.void_duty == "any"
+        void_any = view.rules.void_any
         legal = core.legal_mask(hand, trick[0] if trick else -1, int(view.trump), void_any)
+        turned = view.turned.index if view.turned is not None else -1
         return cls(view.seat, n, int(view.trump), void_any, hand, legal, trick, view.leader,
                    played, tuple(piles), known, top, view.stock_count, dead,
-                   FULL_MASK & ~seen, len(view.tricks), view.hand_sizes)
+                   FULL_MASK & ~seen, len(view.tricks), view.hand_sizes, turned)
 
     def pips(self, seat: int) -> int:
         """Card values ``seat`` has captured."""

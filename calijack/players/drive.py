@@ -35,8 +35,8 @@ def fast_deal(rng: random.Random, rules: Rules = STANDARD, dealer: int = 0,
     n = rules.players
     masks = [sum(1 << c for c in h) for h in hands]
     world = World(masks, tuple(stock), 0, [0] * n, masks[:], (dealer + 1) % n, [], 0, n, trump,
-                  rules.void_duty == "any", rules.draws, rules.tricks)
-    turned = stock[0] if rules.trump_from == "stock" else -1
+                  rules.void_any, rules.draws, rules.tricks)
+    turned = -1 if rules.trump_cut else stock[0]
     played = 0
     plays = []
     while not world.finished:
@@ -47,7 +47,7 @@ def fast_deal(rng: random.Random, rules: Rules = STANDARD, dealer: int = 0,
             card = cards[core.pick(rng, len(cards))]
         else:
             card = heuristic_index(world.hands[seat], legal, tuple(world.trick), trump, world.top,
-                                   played, world.piles, seat, rules)[0]
+                                   played, world.piles, seat, rules, turned)[0]
         assert legal >> card & 1, f"seat {seat} ({players[seat]}) chose an illegal card {card}"
         played |= 1 << card
         plays.append(card)

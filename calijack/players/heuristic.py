@@ -1,6 +1,6 @@
 """The heuristic opponent: the sources' advice as named rules of thumb, on bit masks.
 
-The rules, in the order they are tried (``RULES`` names them for the book):
+The rules, in the order they are tried (``RULES_OF_THUMB`` names them for the book):
 
 * ``only`` — a single legal card is played at once.
 * ``win_low`` — trump with the trump two when nobody can play after you: it captures Low.
@@ -13,22 +13,26 @@ The rules, in the order they are tried (``RULES`` names them for the book):
   lead the highest trump left, else the highest card left of a plain suit; otherwise lead a
   low card of no value.
 
-:func:`rule_of_thumb` is the mask-level core; the search uses it for its playouts.
+:func:`rule_of_thumb` is the mask-level core; the search uses it for its playouts. What a card
+is worth (:func:`stakes`) and whether Game is decided come from :mod:`calijack.core`'s scoring,
+so the rules of thumb value exactly what the scorer counts.
 """
 
 from __future__ import annotations
 
 import random
 
-from .. import core
-from ..cards import DECK, SUIT_MASK
+from .. import core, text
+from ..cards import DECK, SUIT_MASK, Rank
+from ..core import beats, trick_winner
 from ..rules import Rules
 from ..view import View
-from .base import Decision, Knowledge, describe
+from .base import Decision, Knowledge
 
-__all__ = ["HeuristicPlayer", "heuristic_index", "rule_of_thumb", "stakes", "RULES"]
+__all__ = ["HeuristicPlayer", "heuristic_index", "rule_of_thumb", "stakes", "Stakes", "keeps_low",
+           "POINT_STAKE", "RULES_OF_THUMB"]
 
-RULES = {
+RULES_OF_THUMB = {
     "only": "play the only legal card",
     "win_low": "trump with the two when the trick is sure: it captures Low",
     "fight": "fight for a trick when the exposed card is worth drawing",
@@ -39,42 +43,55 @@ RULES = {
     "lead_high": "else lead the highest card left of a plain suit (only a trump can take it)",
     "lead_low": "lead a low card of no value when the exposed card is not worth drawing",
 }
+"""The heuristic's rules of thumb by name, each in a few words (not to be confused with ``Rules``)."""
+
+POINT_STAKE = 10
+"""What capturing a point card is worth to a rule of thumb, beside its card value."""
 
 _STAKES: dict = {}
 
 
-def stakes(rules: Rules, trump: int, pips_live: bool) -> tuple[int, ...]:
-    """What capturing each card is worth to a rule of thumb: point cards 10, card values as pips."""
-    key = (rules.high_low, rules.game, rules.shasta_point, trump, pips_live)
+def stakes(rules: Rules, trump: int, pips_live: bool, turned: int = -1) -> tuple[int, ...]:
+    """What capturing each card is worth to a rule of thumb, by card index.
+
+    :data:`POINT_STAKE` for each card whose capture scores a point (:func:`calijack.core.capture_mask`),
+    plus its card value while ``pips_live`` and Game goes by card values. ``turned`` is the card
+    that set trump (-1 when a cut did).
+    """
+    key = (rules, trump, pips_live, turned)
     table = _STAKES.get(key)
     if table is None:
-        values = [0] * 52
-        base = trump * 13
-        if pips_live and rules.game == "pips":
-            for i in range(52):
-                values[i] = core.pips_of(1 << i)
-        point_ranks = [9]                                  # the Jack is always captured
-        if rules.high_low == "captured":
-            point_ranks += [12, 0]                         # High and Low
-        if rules.game == "ten_of_trumps":
-            point_ranks.append(8)
-        if rules.shasta_point:
-            point_ranks.append(7)
-        for rank in point_ranks:
-            values[base + rank] += 10
-        table = _STAKES[key] = tuple(values)
+        capture = core.capture_mask(rules, trump, turned)
+        by_pips = pips_live and not rules.game_by_ten
+        table = _STAKES[key] = tuple((POINT_STAKE if capture >> i & 1 else 0)
+                                     + (core.pips_of(1 << i) if by_pips else 0) for i in range(52))
     return table
 
 
-def _beats(card: int, best: int, trump: int) -> bool:
-    """Whether ``card`` would take a trick that ``best`` is winning."""
-    if card // 13 == best // 13:
-        return card > best
-    return card // 13 == trump
+class Stakes:
+    """The stakes of one deal (its rules, trump and turned card), live or dead as Game stands."""
+
+    __slots__ = ("live", "dead", "by_pips")
+
+    def __init__(self, rules: Rules, trump: int, turned: int = -1):
+        self.live, self.dead = stakes(rules, trump, True, turned), stakes(rules, trump, False, turned)
+        self.by_pips = not rules.game_by_ten
+
+    def now(self, piles) -> tuple[tuple[int, ...], bool]:
+        """The stakes in force given the captured ``piles``, and whether Game is decided on card values."""
+        if self.by_pips and core.game_decided([core.pips_of(p) for p in piles]):
+            return self.dead, True
+        return self.live, False
+
+
+def keeps_low(rules: Rules, trump: int, turned: int = -1) -> bool:
+    """Whether Low goes to whoever captures the trump two (so a low trump is worth keeping)."""
+    return bool(core.capture_mask(rules, trump, turned) >> (trump * 13 + core.POINT_RANK["low"]) & 1)
 
 
 def _worth_drawing(top: int, trump: int) -> bool:
-    return top >= 0 and (top // 13 == trump or top % 13 in (8, 12))
+    # A trump, or a card of high value (a ten or an ace).
+    return top >= 0 and (top // 13 == trump or core.pips_of(1 << top) >= 4)
 
 
 def rule_of_thumb(hand: int, legal: int, trick: tuple, trump: int, top: int, gone: int,
@@ -98,16 +115,13 @@ def rule_of_thumb(hand: int, legal: int, trick: tuple, trump: int, top: int, gon
             # Else the highest card left of a plain suit: only a trump can take it.
             for c in sorted(cards, key=lambda c: (stake[c], -(c % 13))):
                 suit = c // 13
-                if suit != trump and c % 13 != 8 and not SUIT_MASK[suit] & ~gone & ~((2 << c) - 1):
+                if suit != trump and c % 13 != Rank.TEN and not SUIT_MASK[suit] & ~gone & ~((2 << c) - 1):
                     return c, "lead_high"
         # A low card of no value, not a trump if possible.
         return min(cards, key=lambda c: (stake[c], c // 13 == trump, c % 13)), "lead_low"
-    best = trick[0]
-    for card in trick[1:]:
-        if _beats(card, best, trump):
-            best = card
+    best = trick[trick_winner(trick, trump)]
     at_stake = sum(stake[c] for c in trick)
-    winners = [c for c in cards if _beats(c, best, trump)]
+    winners = [c for c in cards if beats(c, best, trump)]
     if winners:
         if keep_low and last and (1 << low_trump) & legal and low_trump in winners:
             return low_trump, "win_low"
@@ -123,29 +137,25 @@ def rule_of_thumb(hand: int, legal: int, trick: tuple, trump: int, top: int, gon
     # Lose cheaply: no value, no trump, no ten, lowest rank first.
     def waste(c):
         is_trump = c // 13 == trump
-        precious = keep_low and is_trump and c % 13 <= 2
-        return (stake[c], precious, is_trump, c % 13 == 8, c % 13)
+        precious = keep_low and is_trump and c % 13 <= Rank.FOUR
+        return (stake[c], precious, is_trump, c % 13 == Rank.TEN, c % 13)
     return min(cards, key=waste), "lose"
 
 
 def heuristic_index(hand: int, legal: int, trick: tuple, trump: int, top: int, played: int,
-                    piles, seat: int, rules: Rules):
+                    piles, seat: int, rules: Rules, turned: int = -1):
     """The heuristic's card for one seat from public masks: ``(index, rule, decided, stake)``.
 
     ``decided`` says Game can no longer change hands on card values (the ``count`` rule).
     """
-    pips = [core.pips_of(p) for p in piles]
-    best_other = max(p for s, p in enumerate(pips) if s != seat)
-    left = 80 - sum(pips)
-    decided = pips[seat] > best_other + left or best_other > pips[seat] + left
-    stake = stakes(rules, trump, pips_live=not decided)
+    stake, decided = Stakes(rules, trump, turned).now(piles)
     index, rule = rule_of_thumb(hand, legal, trick, trump, top, played | hand, stake,
-                                len(trick) == len(piles) - 1, rules.high_low == "captured")
+                                len(trick) == len(piles) - 1, keeps_low(rules, trump, turned))
     return index, rule, decided, stake
 
 
 class HeuristicPlayer:
-    """Plays by named rules of thumb taken from the sources' advice (see ``RULES``)."""
+    """Plays by named rules of thumb taken from the sources' advice (see ``RULES_OF_THUMB``)."""
 
     name = "heuristic"
 
@@ -153,8 +163,8 @@ class HeuristicPlayer:
         """The card the first rule that applies picks, with that rule as the reason."""
         k = Knowledge.from_view(view)
         index, rule, decided, stake = heuristic_index(k.hand, k.legal, k.trick, k.trump, k.stock_top,
-                                                      k.played, k.piles, k.seat, view.rules)
-        return Decision(DECK[index], _reason(rule, DECK[index], k, decided and view.rules.game == "pips", stake))
+                                                      k.played, k.piles, k.seat, view.rules, k.turned)
+        return Decision(DECK[index], _reason(rule, DECK[index], k, decided, stake))
 
     def __repr__(self) -> str:
         return "HeuristicPlayer()"
@@ -164,30 +174,21 @@ def _reason(rule: str, card, k: Knowledge, decided: bool, stake) -> str:
     top = DECK[k.stock_top] if k.stock_top >= 0 else None
     trump = k.trump
     if rule == "only":
-        return f"{card} is the only legal card"
+        return text.why_only(card)
     if rule == "win_low":
-        return f"Win with {describe(card, trump)}: capturing it earns Low"
+        return text.why_win_low(card, trump)
     if rule == "fight":
-        return f"Win this trick: the exposed card is {describe(top, trump)}"
+        return text.why_fight(top, trump)
     if rule == "capture":
-        points = [DECK[c] for c in k.trick if stake[c] >= 10]
-        if points:
-            return f"Win this trick: it holds {describe(points[0], trump)}"
-        values = sum(DECK[c].value for c in k.trick)
-        return f"Win this trick: it holds {values} in card values"
+        points = [DECK[c] for c in k.trick if stake[c] >= POINT_STAKE]
+        return text.why_capture(points[0] if points else None, sum(DECK[c].value for c in k.trick), trump)
     if rule == "lead_master":
-        return f"Lead {describe(card, trump)}, the highest trump left, to draw {describe(top, trump)}"
+        return text.why_lead_master(card, top, trump)
     if rule == "lead_high":
-        return f"Lead {card}, the highest {card.suit.singular} left, to draw {describe(top, trump)}"
+        return text.why_lead_high(card, top, trump)
     if rule == "lead_low":
-        if top is None:
-            return f"Lead {card}, a low card of no value"
-        if _worth_drawing(k.stock_top, trump):
-            return f"Lead {card}, a low card: nothing in hand is sure to win {describe(top, trump)}"
-        return f"Lead a low card: the exposed {top} is not worth drawing"
-    # "lose"
-    if decided:
-        return f"Game is decided by the count of card values: throw {card}, the least useful card"
-    if k.trick and any(DECK[c].rank == 8 for c in core.bit_list(k.hand)) and card.rank != 8:
-        return f"Lose this trick with {card}: keep the tens and low trumps"
-    return f"Nothing here is worth winning: throw {card}, the least useful card"
+        return text.why_lead_low(card, stake[card.index], top, _worth_drawing(k.stock_top, trump), trump,
+                                 decided)
+    keeps_tens = bool(k.trick) and card.rank != Rank.TEN and any(
+        DECK[c].rank == Rank.TEN for c in core.bit_list(k.hand))
+    return text.why_lose(card, decided, keeps_tens)

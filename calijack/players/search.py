@@ -18,11 +18,11 @@ from __future__ import annotations
 import random
 import time
 
-from .. import core
+from .. import core, text
 from ..cards import DECK
 from ..view import View
 from .base import Decision, Knowledge
-from .heuristic import rule_of_thumb, stakes
+from .heuristic import Stakes, keeps_low, rule_of_thumb, stakes
 from .solver import Solver, utility
 from .worlds import World, sample
 
@@ -36,24 +36,18 @@ def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.
             epsilon: float) -> int:
     """Finish ``world`` in place with the rules of thumb for every seat; the objective for ``me``."""
     n, trump = world.n, world.trump
-    keep_low = rules.high_low == "captured"
-    live = stakes(rules, trump, True)
-    dead = stakes(rules, trump, False)
+    keep_low = keeps_low(rules, trump, turned)
+    worth = Stakes(rules, trump, turned)
     played = 0
     for pile in world.piles:
         played |= pile
     for card in world.trick:
         played |= 1 << card
     rand = rng.random
-    pips_game = rules.game == "pips"
+    decided = False
     while world.done < world.tricks:
-        if pips_game:
-            pips = [core.pips_of(p) for p in world.piles]
-            left = 80 - sum(pips)
-            top_pips = max(pips)
-            stake = dead if top_pips > sorted(pips)[-2] + left else live
-        else:
-            stake = live
+        if not decided:  # once Game is decided on card values it stays decided
+            stake, decided = worth.now(world.piles)
         top = world.top
         for _ in range(n - len(world.trick)):
             seat = (world.leader + len(world.trick)) % n
@@ -104,7 +98,7 @@ class SearchPlayer:
         moves = core.bit_list(k.legal)
         if len(moves) == 1:
             self.last_stats = {"mode": "only", "worlds": 0}
-            return Decision(DECK[moves[0]], f"{DECK[moves[0]]} is the only legal card")
+            return Decision(DECK[moves[0]], text.why_only(DECK[moves[0]]))
         preferred = self._preferred(view, k)
         cards_left = sum(k.hand_sizes)
         if k.stock_count == 0 and (k.players == 2 or cards_left <= self.solve_cards):
@@ -114,9 +108,9 @@ class SearchPlayer:
     # -- helpers ------------------------------------------------------------------------------
     def _preferred(self, view: View, k: Knowledge) -> int:
         """The rule of thumb's card: it settles ties."""
-        stake = stakes(view.rules, k.trump, True)
+        stake = stakes(view.rules, k.trump, True, k.turned)
         card, _ = rule_of_thumb(k.hand, k.legal, k.trick, k.trump, k.stock_top, k.played | k.hand,
-                                stake, len(k.trick) == k.players - 1, view.rules.high_low == "captured")
+                                stake, len(k.trick) == k.players - 1, keeps_low(view.rules, k.trump, k.turned))
         return card
 
     def _enough(self, count: int, start: float) -> bool:
@@ -141,13 +135,9 @@ class SearchPlayer:
         best = max(moves, key=lambda c: (totals[c], c == preferred, -c))
         self.last_stats = {"mode": "sampled", "worlds": count,
                            "values": {DECK[c].code: totals[c] / count / 100 for c in moves}}
-        average = totals[best] / count / 100
         others = [totals[c] for c in moves if c != best]
         margin = (totals[best] - max(others)) / count / 100
-        ahead = "ahead" if average >= 0 else "behind"
-        return Decision(DECK[best], f"Over {count} guesses at the hidden cards, {DECK[best]} did best: "
-                                    f"it ends the deal {abs(average):.1f} match points {ahead} on average, "
-                                    f"{margin:.1f} better than the next card")
+        return Decision(DECK[best], text.why_sampled(DECK[best], count, totals[best] / count / 100, margin))
 
     def _endgame(self, view, k, moves, preferred, rng, start) -> Decision:
         rules = view.rules
@@ -177,9 +167,5 @@ class SearchPlayer:
             points, _ = core.award_points(rules, k.trump, view.dealer, end.piles, end.received, turned)
             mine = sum(1 for s in points.values() if s == k.seat)
             theirs = sum(1 for s in points.values() if s is not None and s != k.seat)
-            return Decision(DECK[best], f"Every card is known now: with best play on both sides "
-                                        f"{DECK[best]} ends the deal {mine}–{theirs} in match points")
-        average = totals[best] / count / 100
-        ahead = "ahead" if average >= 0 else "behind"
-        return Decision(DECK[best], f"Solved {count} guesses at the last hands exactly: {DECK[best]} "
-                                    f"does best, ending {abs(average):.1f} match points {ahead} on average")
+            return Decision(DECK[best], text.why_exact(DECK[best], mine, theirs))
+        return Decision(DECK[best], text.why_solved(DECK[best], count, totals[best] / count / 100))

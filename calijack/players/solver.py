@@ -46,7 +46,7 @@ class Solver:
         self.tiebreak = tiebreak
         self.table: dict = {}
         self.nodes = 0
-        self.special = 0   # point cards, set per trump in _search: never merged with a neighbour
+        self.special = -1  # the cards whose capture scores a point (set on first use)
 
     def _leaf(self, piles, received, trump) -> int:
         points, pips = core.award_points(self.rules, trump, self.dealer, piles, received, self.turned)
@@ -99,13 +99,17 @@ class Solver:
         legal = core.legal_mask(hand, trick[0] if trick else -1, trump, void_any)
         maximise = seat == self.me
         best = -_INF if maximise else _INF
+        # Cards that can still meet ours in a trick: the other hands, the stock, and the trick
+        # in progress (two of our cards either side of its winning card are not alike).
         live = 0
         for h in hands:
             live |= h
+        for c in trick:
+            live |= 1 << c
         for pos in range(drawn, len(stock)):
             live |= 1 << stock[pos]
         others = live & ~hand
-        special = self.special or self._special(trump)
+        special = self.special if self.special >= 0 else self._special(trump)
         moves = []
         prev = -1
         for card in core.bit_list(legal):
@@ -159,8 +163,6 @@ class Solver:
         return best
 
     def _special(self, trump: int) -> int:
-        mask = 0
-        for rank in core.POINT_CARD.values():
-            mask |= 1 << (trump * 13 + rank)
-        self.special = mask
-        return mask
+        # The cards whose capture scores a point: never merged with a neighbour.
+        self.special = core.capture_mask(self.rules, trump, self.turned)
+        return self.special

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .. import core
+from .. import core, text
 from ..cards import DECK
 from ..view import View
 from .base import Decision, Knowledge
@@ -21,9 +21,7 @@ class RandomPlayer:
         """A uniformly random legal card."""
         legal = core.bit_list(Knowledge.from_view(view).legal)
         card = DECK[legal[core.pick(rng, len(legal))]]
-        if len(legal) == 1:
-            return Decision(card, f"{card} is the only legal card")
-        return Decision(card, f"A card chosen at random among the {len(legal)} legal ones")
+        return Decision(card, text.why_only(card) if len(legal) == 1 else text.why_random(len(legal)))
 
     def __repr__(self) -> str:
         return "RandomPlayer()"

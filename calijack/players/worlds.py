@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 
 from .. import core
-from ..cards import DECK, SUIT_MASK
+from ..cards import DECK
 from ..state import Deal, State
 from ..view import View
 
@@ -95,7 +95,7 @@ class Guess:
 def _analyse(view: View):
     n, rules = view.players, view.rules
     trump = int(view.trump)
-    void_any = rules.void_duty == "any"
+    void_any = rules.void_any
     seats = [_Seat([], [], view.hidden_counts[s], []) for s in range(n)]
     stock: dict[int, int] = {}                    # position -> known card
     fixed_draws = [0] * n                         # seen draws per seat (mask)
@@ -112,12 +112,9 @@ def _analyse(view: View):
             seat = (leader + pos) % n
             plays_by[seat].append((card.index, j))
             if pos and seat != view.seat:
-                s = card.index // 13
-                if led // 13 == trump and s != trump:
-                    seats[seat].voids.append((j, SUIT_MASK[trump]))
-                elif led // 13 != trump and s not in (led // 13, trump):
-                    mask = SUIT_MASK[led // 13] | (0 if void_any else SUIT_MASK[trump])
-                    seats[seat].voids.append((j, mask))
+                shown = core.voids_shown(card.index, led, trump, void_any)
+                if shown:
+                    seats[seat].voids.append((j, shown))
         if trick is not None:
             for k, (drawer, card) in enumerate(zip(trick.drawers(n), trick.draws)):
                 position = j * n + k
@@ -258,5 +255,5 @@ def sample_state(view: View, rng: random.Random) -> State:
         raise ValueError("no deal consistent with this view was found")
     deal = Deal.from_cards([[DECK[c] for c in h] for h in guess.deal_hands],
                            [DECK[c] for c in guess.deal_stock], view.dealer, view.rules,
-                           view.trump if view.rules.trump_from == "cut" else None)
+                           view.trump if view.rules.trump_cut else None)
     return deal.start().play_all(list(view.played))

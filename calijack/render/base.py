@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from html import escape
 
+from .. import text
+
 __all__ = ["Html", "esc", "seat_names"]
 
 
@@ -23,14 +25,10 @@ def esc(text: object) -> str:
 
 
 def seat_names(players: int, viewer: int = 0, names=None) -> tuple[str, ...]:
-    """Names per seat: ``names`` if given, else "You" for the viewer and "Computer" for the rest."""
+    """Names per seat: ``names`` if given, else the narrator's ("You", "Opponent"; "Left", "Right")."""
     if names is not None:
         names = tuple(str(n) for n in names)
         if len(names) != players:
             raise ValueError(f"names must give one name per seat ({players}), not {len(names)}")
         return names
-    others = [s for s in range(players) if s != viewer]
-    out = {viewer: "You"}
-    for k, seat in enumerate(others):
-        out[seat] = "Computer" if len(others) == 1 else f"Computer {k + 1}"
-    return tuple(out[s] for s in range(players))
+    return text.seat_names(players, viewer)

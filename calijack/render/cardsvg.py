@@ -110,10 +110,12 @@ def _crown(rank: Rank, ink: str) -> str:
 
 
 def _court(card: Card, ink: str, four_color: bool) -> str:
+    # Each half of the frame holds the emblem, the letter and a big suit sign beside it: the
+    # sign is what tells J♦ from J♥ at a glance, so it is as tall as the letter.
     tint = _COURT_TINT[card.suit]
-    half = (f'<g transform="translate(125 92)">{_crown(card.rank, ink)}</g>'
-            f'<text x="125" y="158" font-size="64">{card.rank.label}</text>'
-            + _pip(card.suit, 79, 72, 22, cls="cj-court-pip") + _pip(card.suit, 171, 72, 22, cls="cj-court-pip"))
+    half = (f'<g transform="translate(104 86)">{_crown(card.rank, ink)}</g>'
+            f'<text x="104" y="164" font-size="70">{card.rank.label}</text>'
+            + _pip(card.suit, 158, 130, 56, cls="cj-court-pip"))
     return (f'<rect x="58" y="50" width="134" height="250" rx="6" fill="{tint}" '
             f'stroke="{ink}" stroke-width="3"/>'
             f'<rect x="64" y="56" width="122" height="238" rx="3" fill="none" stroke="{ink}" '
@@ -126,7 +128,7 @@ def _index(card: Card, ink: str) -> str:
     label = card.rank.label
     size, spacing = (44, ' letter-spacing="-4"') if label == "10" else (52, "")
     corner = (f'<text x="29" y="56" font-size="{size}"{spacing}>{label}</text>'
-              + _pip(card.suit, 29, 84, 30, cls="cj-index-pip"))
+              + _pip(card.suit, 29, 88, 38, cls="cj-index-pip"))
     return corner + f'<g transform="rotate(180 125 175)">{corner}</g>'
 
 

@@ -10,7 +10,7 @@ from .base import Html, esc, seat_names
 from .cardsvg import card_svg, suit_svg
 from .style import fragment
 
-__all__ = ["hand_html", "trick_html", "table_html", "known_to_others"]
+__all__ = ["hand_html", "trick_html", "table_html", "known_to_others", "card_state"]
 
 SMALL, MINI = 56, 46
 
@@ -23,6 +23,44 @@ def _cards_list(cards: Iterable[Card | None], marks: Mapping[Card, str] | None, 
         extra = f' class="{wrap[card]}"' if wrap and card in wrap else ""
         items.append(f"<li{extra}>{card_svg(card, mark=mark, four_color=four_color, width=width)}</li>")
     return f'<ul class="{cls}">{"".join(items)}</ul>'
+
+
+def card_state(card: Card, verdict=None, *, hinted: bool = False, known: bool = False) -> str:
+    """A card's accessible name with its state: "Jack of hearts, playable", or why not.
+
+    ``verdict`` is the engine's (``legal``, ``reason``) for this card, ``None`` when it is not
+    the viewer's turn.
+    """
+    if verdict is None:
+        words = [card.name, "not your turn yet"]
+    elif verdict.legal:
+        words = [card.name, "playable"]
+    else:
+        reason = verdict.reason.rstrip(".")
+        words = [card.name, f"not playable: {reason[:1].lower()}{reason[1:]}"]
+    if hinted:
+        words.append("the hint's choice")
+    if known:
+        words.append("your opponent saw you draw it")
+    return ", ".join(words)
+
+
+def _play_list(view: View, marks: Mapping[Card, str], verdicts, hint, four_color: bool) -> str:
+    # The viewer's own cards as buttons: the hand is the control. One roving tab stop (the
+    # first card here; the table widget's script moves it with the arrow keys).
+    judged = {v.card: v for v in verdicts} if verdicts is not None else {}
+    items = []
+    for k, card in enumerate(view.hand):
+        verdict = judged.get(card)
+        mark = marks.get(card)
+        state = "" if verdict is None else (" cj-can" if verdict.legal else " cj-cannot")
+        state += " cj-hinted" if card is hint else ""
+        name = card_state(card, verdict, hinted=card is hint, known="known" in (mark or "").split())
+        face = card_svg(card, mark=mark, four_color=four_color, width=64)
+        face = face.replace('role="img"', 'aria-hidden="true" focusable="false"', 1)
+        items.append(f'<li><button type="button" class="cj-play{state}" data-card="{card.code}" '
+                     f'tabindex="{0 if k == 0 else -1}" aria-label="{esc(name)}">{face}</button></li>')
+    return f'<ul class="cj-hand cj-hand-play" aria-label="Your hand">{"".join(items)}</ul>'
 
 
 def _hand(cards, marks, four_color, label, width=64, wrap=None) -> str:
@@ -69,7 +107,7 @@ def known_to_others(view: View) -> set[Card]:
     hand = set(view.hand)
     for trick in view.tricks:
         for pos, (drawer, card) in enumerate(zip(trick.drawers(n), trick.draws)):
-            if drawer == view.seat and card in hand and (pos == 0 or view.rules.stock == "exposed"):
+            if drawer == view.seat and card in hand and (pos == 0 or not view.rules.stock_closed):
                 out.add(card)
     return out
 
@@ -84,13 +122,16 @@ def _default_marks(view: View) -> dict[Card, str]:
     return marks
 
 
-def _seat_head(view: View, seat: int, names, extra: str = "") -> str:
+def _seat_head(view: View, seat: int, names, extra: str = "", ask: str = "") -> str:
     bits = [f"<strong>{esc(names[seat])}</strong>"]
     if seat == view.dealer:
         bits.append('<span class="cj-dealer" title="dealer" aria-label="dealer">D</span>')
     if view.to_play == seat:
         bits.append('<span class="cj-turn">to play</span>')
-    bits.append(f"<span>{view.hand_sizes[seat]} cards{extra}</span>")
+    count = view.hand_sizes[seat]
+    bits.append(f"<span>{count} card{'s' if count != 1 else ''}{extra}</span>")
+    if ask:
+        bits.append(ask)
     return f'<div class="cj-seat-head">{"".join(bits)}</div>'
 
 
@@ -170,8 +211,15 @@ def _bar(view: View, names, scores, target, four_color) -> str:
 
 def table_html(view: View, *, reveal=None, names=None, scores=None, target=None,
                marks: Mapping[Card, str] | None = None, four_color: bool = False,
-               note: str | None = None) -> Html:
-    """The table from ``view.seat``'s side; ``reveal=state`` turns every card face up."""
+               note: str | None = None, interactive: bool = False, verdicts=None, hint: Card | None = None,
+               css: bool = True) -> Html:
+    """The table from ``view.seat``'s side; ``reveal=state`` turns every card face up.
+
+    ``interactive=True`` draws the viewer's cards as buttons (the sandbox's live table), each
+    named with its state from ``verdicts`` (the engine's, ``None`` when it is not the viewer's
+    turn); ``hint`` tags the hinted card. ``css=False`` leaves the stylesheet out (for a page
+    that already has it).
+    """
     n = view.players
     names = seat_names(n, view.seat, names)
     if scores is not None and len(scores) != n:
@@ -184,8 +232,7 @@ def table_html(view: View, *, reveal=None, names=None, scores=None, target=None,
     opps = "".join(_opponent(view, s, names, reveal, four_color) for s in range(n) if s != view.seat)
     parts = [_bar(view, names, scores, target, four_color), f'<div class="cj-opps">{opps}</div>',
              f'<div class="cj-middle">{_stock(view, reveal, four_color)}{_trick_area(view, names, four_color)}</div>',
-             f'<div class="cj-seat cj-you">{_seat_head(view, view.seat, names)}'
-             f'{_cards_list(view.hand, own, four_color, 64)}</div>',
+             _you(view, names, own, four_color, interactive, verdicts, hint),
              _piles(view, names, four_color)]
     if reveal is not None and reveal.stock[1:]:
         parts.append(f'<div class="cj-seat"><div class="cj-box-title">Stock below the top, in order '
@@ -195,7 +242,18 @@ def table_html(view: View, *, reveal=None, names=None, scores=None, target=None,
         parts.append(legend)
     if note:
         parts.append(f'<div class="cj-note">{esc(note)}</div>')
-    return fragment("".join(parts), "cj-table", f"card table seen by {names[view.seat]}")
+    return fragment("".join(parts), "cj-table", f"card table seen by {names[view.seat]}", css=css)
+
+
+def _you(view: View, names, own, four_color, interactive, verdicts, hint) -> str:
+    if not interactive:
+        return (f'<div class="cj-seat cj-you">{_seat_head(view, view.seat, names)}'
+                f'{_cards_list(view.hand, own, four_color, 64)}</div>')
+    ask = ""
+    if view.hand and view.to_play == view.seat:
+        ask = '<span class="cj-ask">click or tap a card to play it</span>'
+    return (f'<div class="cj-seat cj-you">{_seat_head(view, view.seat, names, ask=ask)}'
+            f'{_play_list(view, own, verdicts, hint, four_color)}</div>')
 
 
 def _legend(marks: Iterable[str], revealed: bool, players: int = 2) -> str:

@@ -20,36 +20,27 @@ from __future__ import annotations
 import hashlib
 import html
 import re
+import sys
 from typing import Callable, Sequence
 
 import ipywidgets as widgets
 
-from ..render.style import CSS as RENDER_CSS
-from .static import CONTROL_CLASS, FRAME_CLASS, LABEL_CLASS, StaticDemo, chooser, stepper
+from ..render.style import CSS
+from .static import CONTROL_CLASS, FRAME_CLASS, LABEL_CLASS, StaticDemo, chooser, step_slider, stepper, toggle_buttons
 
 __all__ = ["Sheet", "LiveDemo", "build", "esc", "para", "frame_html", "label_html",
-           "SHEET_CLASS", "LIVE_CLASS", "DEMO_CSS"]
+           "SHEET_CLASS", "LIVE_CLASS"]
 
 SHEET_CLASS = "cj-sheet-defs"
 LIVE_CLASS = "cj-live-demo"
-
-# The demos' own few styles (the render layer's come from RENDER_CSS).
-DEMO_CSS = """
-.cj-explain{max-width:700px;margin:6px 0 8px;font-size:15px;line-height:1.45}
-.cj-explain p{margin:4px 0}
-.cj-verdict{display:inline-block;border-radius:6px;padding:1px 8px;font-weight:700}
-.cj-yes{background:#e3f4e6;color:#14532d}
-.cj-no{background:#fbe4e4;color:#7f1d1d}
-.cj-row{display:flex;flex-wrap:wrap;gap:8px 22px;align-items:flex-start}
-.cj-grid{display:flex;flex-wrap:wrap;gap:4px;margin:0;padding:0;list-style:none}
-.cj-grid>li{display:flex;flex-direction:column;align-items:center;font-size:13px;list-style:none;margin:0}
-.cj-compare{border-collapse:collapse;margin:6px 0}
-.cj-compare th,.cj-compare td{padding:4px 8px;text-align:left;vertical-align:middle;border-bottom:1px solid #ddd}
-"""
+# True in the reader's browser (the live book's Pyodide kernel). There a kernel answers every
+# control, so demos are live: each frame is drawn by a Python callback when it is chosen,
+# instead of every frame being computed before the lesson appears.
+IN_BROWSER = sys.platform == "emscripten"
 
 # A card (or any drawing) from the render layer: the outer tag, an optional title, the body.
 _SVG = re.compile(r"(<svg\b[^>]*>)(<title>.*?</title>)?(.*?)</svg>", re.DOTALL)
-_STYLE = "<style>" + RENDER_CSS + "</style>"
+_STYLE = "<style>" + CSS + "</style>"
 # Bodies shorter than this are cheaper inline than as a reference.
 _MIN_BODY = 160
 
@@ -104,7 +95,7 @@ class Sheet:
         """The styles and the ``<defs>`` the frames refer to (invisible on the page)."""
         defs = "".join(f'<g id="{key}">{body}</g>' for key, body in self._defs.items())
         return (f'<div class="{SHEET_CLASS}" aria-hidden="true" style="position:absolute;width:0;'
-                f'height:0;overflow:hidden"><style>{RENDER_CSS}{DEMO_CSS}</style>'
+                f'height:0;overflow:hidden"><style>{CSS}</style>'
                 f'<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0"><defs>{defs}'
                 "</defs></svg></div>")
 
@@ -160,18 +151,16 @@ def build(frame: Callable[[int], str], count: int, *, static: bool, options: Seq
     ``static=True`` precomputes every frame for :func:`~calijack.widgets.static.stepper` or
     :func:`~calijack.widgets.static.chooser`; ``static=False`` computes them on demand. In both
     the root box's first child is the :class:`Sheet` (``sheet`` attribute), then the optional
-    ``header`` (HTML shown above the control, ``header`` attribute).
+    ``header`` (HTML shown above the control, ``header`` attribute). In the reader's browser
+    (:data:`IN_BROWSER`) the demo is always live.
     """
     sheet = Sheet()
-    if not static:
+    if not static or IN_BROWSER:
         if options is None:
-            control = widgets.IntSlider(value=0, min=0, max=count - 1, step=1, description=description or "Step",
-                                        continuous_update=True, readout=labels is None,
-                                        style={"description_width": "initial"})
+            control = step_slider(count, description=description or "Step", readout=labels is None)
             trait = "value"
         else:
-            control = widgets.ToggleButtons(options=list(options), index=0, description=description,
-                                            style={"description_width": "initial", "button_width": "auto"})
+            control = toggle_buttons(options, description=description)
             trait = "index"
         return LiveDemo(control=control, control_trait=trait, count=count, frame=frame,
                         labels=labels, sheet=sheet, header=header)

@@ -8,6 +8,7 @@ from .. import core, render
 from ..cards import DECK, Rank, Suit, sort_cards
 from ..render.base import seat_names
 from ..state import Deal, State
+from ..text import Narrator
 from .demo_base import build, esc, para
 
 __all__ = ["cards_demo", "deal_demo", "legal_explorer", "check_state", "card_grid"]
@@ -123,10 +124,8 @@ def _outcome(state: State, card, names) -> str:
     if len(after.tricks) > len(state.tricks):
         trick = after.tricks[-1]
         best = trick.cards[(trick.winner - trick.leader) % n]
-        drawn = (f" and is first to draw from the stock, taking the exposed {esc(trick.draws[0])}"
-                 if trick.draws else "")
-        lines = [f"That completes the trick: <b>{esc(names[trick.winner])}</b> would win it with "
-                 f"{esc(best)}{drawn}."]
+        words = Narrator(n, state.to_play, mark=lambda name: f"<b>{esc(name)}</b>")
+        lines = [words.would_win(trick.winner, best, trick.draws[0] if trick.draws else None)]
         shown = render.trick_html(trick.cards, trick.leader, n, names=names)
     else:
         cards = after.current.cards

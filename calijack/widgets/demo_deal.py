@@ -123,7 +123,7 @@ def drawing_demo(state: State, seat: int = 0, static: bool = True):
     state = check_state(state, "drawing_demo")
     seat = _check_seat(seat, state, "drawing_demo")
     rules = state.rules
-    twin = same_cards(state.deal, rules.with_(stock="closed" if rules.stock == "exposed" else "exposed"))
+    twin = same_cards(state.deal, rules.with_(stock="exposed" if rules.stock_closed else "closed"))
     count = 1 + min(len(state.tricks), rules.draws)
     labels = ["Before the first trick"] + [f"After trick {k}" for k in range(1, count)]
     return build(lambda k: _drawing_frame(state, twin, seat, k), count, static=static, labels=labels,

@@ -24,7 +24,8 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 from ipywidgets.widgets.widget_link import Link
 
-__all__ = ["StaticDemo", "stepper", "chooser", "DEMO_CLASS", "CONTROL_CLASS", "FRAME_CLASS"]
+__all__ = ["StaticDemo", "stepper", "chooser", "step_slider", "toggle_buttons", "DEMO_CLASS", "CONTROL_CLASS",
+           "FRAME_CLASS"]
 
 DEMO_CLASS = "cj-static-demo"
 CONTROL_CLASS = "cj-static-control"
@@ -111,6 +112,22 @@ def _label_stack(labels: list[str]) -> widgets.Stack:
     return widgets.Stack(children=children, selected_index=0)
 
 
+def step_slider(count: int, *, description: str = "Step", readout: bool = True) -> widgets.IntSlider:
+    """The one slider of every demo, static or live: positions 0 to ``count - 1``.
+
+    ``readout=False`` when label lines ("Step 1 of 6: …") say where the reader is: the
+    slider's own 0-based number would only contradict them.
+    """
+    return widgets.IntSlider(value=0, min=0, max=count - 1, step=1, description=description,
+                             continuous_update=True, readout=readout, style={"description_width": "initial"})
+
+
+def toggle_buttons(options: Sequence[str], *, description: str = "") -> widgets.ToggleButtons:
+    """The one set of toggle buttons of every demo, static or live: one button per option."""
+    return widgets.ToggleButtons(options=list(options), index=0, description=description,
+                                 style={"description_width": "initial", "button_width": "auto"})
+
+
 def stepper(
     frames: list[str],
     *,
@@ -134,17 +151,7 @@ def stepper(
             )
     if not isinstance(description, str):
         raise TypeError(f"description must be a str, not {type(description).__name__}")
-    slider = widgets.IntSlider(
-        value=0,
-        min=0,
-        max=len(items) - 1,
-        step=1,
-        description=description,
-        continuous_update=True,
-        # With labels ("Step 1 of 6: …") the slider's own 0-based number would only contradict them.
-        readout=label_items is None,
-        style={"description_width": "initial"},
-    )
+    slider = step_slider(len(items), description=description, readout=label_items is None)
     return StaticDemo(
         control=slider,
         control_trait="value",
@@ -177,10 +184,5 @@ def chooser(
         seen.add(option)
     if not isinstance(description, str):
         raise TypeError(f"description must be a str, not {type(description).__name__}")
-    toggles = widgets.ToggleButtons(
-        options=option_items,
-        index=0,
-        description=description,
-        style={"description_width": "initial", "button_width": "auto"},
-    )
+    toggles = toggle_buttons(option_items, description=description)
     return StaticDemo(control=toggles, control_trait="index", stack=_frame_stack(items))

@@ -2,7 +2,8 @@
 
 For each content page (discovered from _build/html; search and genindex skipped): no console
 error, no request off 127.0.0.1 (the ``page`` fixture), every embedded widget rendered, every
-static demo answers its control, images have text alternatives, heading levels never skip.
+static demo answers its control, images have text alternatives, heading levels never skip,
+and axe-core finds no serious or critical violation.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ def test_page(page, page_guard, page_checks, book_site, book_page):
     assert not missing, f"{book_page}: images without a text alternative:\n" + "\n".join(missing)
     page_checks.assert_headings_do_not_skip(page, book_page)
     page_checks.assert_no_broken_widgets(page)
+    page_checks.assert_accessible(page, book_page)  # axe-core: no serious or critical violation
     page_guard.assert_clean(book_page)
 
 

@@ -65,4 +65,5 @@ def test_lesson_in_voila(lesson, voila_app, page, page_guard, page_checks):
     # Every other position too, and back to the first.
     assert page_checks.exercise_static_demos(page, lesson) == 1
     assert page_checks.missing_text_alternatives(page) == []
+    page_checks.assert_accessible(page, f"lesson {lesson}")  # axe-core: no serious or critical violation
     page_guard.assert_clean(f"of lesson {lesson}")

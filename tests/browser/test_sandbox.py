@@ -1,30 +1,38 @@
-"""The sandbox lesson in Voilà, clicked as a learner would, checked against the engine.
+"""The sandbox lesson in Voilà, played as a learner would: by clicking, tapping or keying the
+cards on the table, on a phone (390 x 844, touch) and on a desk (1280 x 800).
 
 The test keeps its own :class:`~calijack.play.Session` on the same seed beside the page: the
-computer's replies are seeded by position, so after every click the page must show exactly
-what the mirror session says. The ``page`` fixture fails the test on any console error or
+computer's replies are seeded by position, so after every play the page must show exactly
+what the mirror session says. The page fixtures fail the test on any console error or
 request off 127.0.0.1.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
 
 from calijack.play import Session
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "07_sandbox.ipynb"
 SEED = 7  # the notebook's seed: the learner leads the first trick
 
+_HAND_JS = "() => Array.from(document.querySelectorAll('.cj-you .cj-play')).map((b) => b.dataset.card)"
+_FOCUS_JS = """() => { const a = document.activeElement;
+  return a ? [a.tagName.toLowerCase(), [...a.classList].join(' '), a.dataset.card || ''] : null; }"""
+# Both boxes inside the viewport, top to bottom.
+_ON_SCREEN_JS = """(selectors) => selectors.every((s) => { const box = document.querySelector(s).getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight && box.left >= 0 && box.right <= window.innerWidth; })"""
 
-def open_sandbox(page, voila_app):
+
+def open_sandbox(page, voila_app, monkeypatch=None) -> Session:
+    if monkeypatch is not None:
+        monkeypatch.setenv("CALIJACK_SANDBOX_DELAY", "0.05")  # shorter pauses; same code path
     app = voila_app(NOTEBOOK)
     page.goto(app.url, wait_until="load")
-    page.wait_for_selector(".cj-sandbox .cj-hand-card", timeout=90_000)
+    page.wait_for_selector(".cj-sandbox .cj-play", timeout=90_000)
     assert page.locator(".cj-seed input").input_value() == str(SEED)
     return Session(seed=SEED)
 
@@ -32,112 +40,185 @@ def open_sandbox(page, voila_app):
 def settle(page, mirror: Session) -> None:
     """Wait until the page shows the mirror's position, all steps shown."""
     plays = len(mirror.state.plays)
-    page.wait_for_selector(f'.cj-status [data-settled="1"][data-plays="{plays}"]', state="attached")
-    page.wait_for_selector(".cj-sandbox:not(.cj-busy)", state="attached")
+    page.wait_for_selector(f'.cj-status[data-settled="1"][data-plays="{plays}"]', state="attached")
     page.wait_for_selector(f'.cj-sandbox-table[data-settled="1"][data-plays="{plays}"]', state="attached")
-    expect(page.locator(".cj-hand .cj-hand-card")).to_have_text([str(c) for c in mirror.hand])
+    page.wait_for_selector(".cj-table-view:not(.cj-busy)", state="attached")
+    assert page.evaluate(_HAND_JS) == [c.code for c in mirror.hand]
 
 
 def first_legal(mirror: Session):
     return next(v.card for v in mirror.verdicts() if v.legal)
 
 
-def click_card(page, card) -> None:
-    page.locator(f".cj-hand .cj-card-{card.code}").click()
+def press_card(page, card) -> None:
+    """Click the card on the table, or tap it on a touch screen."""
+    button = page.locator(f'.cj-you .cj-play[data-card="{card.code}"]')
+    if getattr(page, "screen", "desk") == "phone":
+        button.tap()
+    else:
+        button.click()
 
 
-def test_play_an_illegal_card_undo_and_a_click_while_busy(voila_app, page, page_guard):
+def check_screen(page, page_checks, where: str) -> None:
+    """Nothing wider than the screen, every target finger-sized, no serious axe finding."""
+    assert page_checks.too_wide(page) == [], where
+    # A fingertip on a phone (44 CSS px); WCAG's minimum (24 px) for a mouse on a desk.
+    least = 44 if page.screen == "phone" else 24
+    assert page_checks.small_targets(page, ".cj-sandbox", least) == [], where
+    page_checks.assert_accessible(page, f"the sandbox {where}")
+
+
+def test_a_whole_deal_by_clicking_or_tapping_the_cards(voila_app, screen_page, page_checks, page_guard,
+                                                       monkeypatch):
+    page = screen_page
+    mirror = open_sandbox(page, voila_app, monkeypatch)
+    settle(page, mirror)
+    # Every card may be led, so every one is a legal, pointer-cursor button named with its state.
+    for card in mirror.hand:
+        button = page.locator(f'.cj-you .cj-play[data-card="{card.code}"]')
+        assert button.get_attribute("aria-label").startswith(f"{card.name}, playable")
+        assert button.evaluate("(b) => getComputedStyle(b).cursor") == "pointer"
+    assert page.locator(".cj-you").get_by_text("click or tap a card to play it").is_visible()
+    # Your hand and the trick are on screen together.
+    page.locator(".cj-you .cj-hand").scroll_into_view_if_needed()
+    assert page.evaluate(_ON_SCREEN_JS, [".cj-you .cj-hand", ".cj-trick-area"]), page.screen
+    check_screen(page, page_checks, f"at the start ({page.screen})")
+    assert page.locator(".cj-end").is_hidden()
+
+    first = True
+    while not mirror.finished:
+        card = first_legal(mirror)
+        press_card(page, card)
+        steps = mirror.play(card)
+        settle(page, mirror)
+        if first:
+            # The polite live region reads out the computer's card, the trick's winner and the draws.
+            heard = [s.text for s in steps if s.kind != "play" or s.seat != 0]
+            page.wait_for_function("(want) => want.every((t) => document.querySelector('.cj-announce')"
+                                   ".textContent.includes(t))", arg=heard)
+            first = False
+    # The end of the deal: the score sheet comes into view, the empty hand asks for nothing.
+    sheet = page.locator(".cj-sheet-slot .cj-sheet")
+    sheet.wait_for()
+    page.wait_for_function("() => { const b = document.querySelector('.cj-sheet-slot').getBoundingClientRect();"
+                           " return b.top >= -2 && b.top < window.innerHeight * 0.9; }")
+    assert "Score sheet" in sheet.inner_text()
+    result = mirror.state.result()
+    for award in result.awards:
+        row = sheet.locator(f'.cj-award[data-point="{award.name}"]')
+        assert row.locator("[data-seat]").first.get_attribute("data-seat") == (
+            "" if award.seat is None else str(award.seat))
+    for seat, pips in enumerate(result.pips):
+        assert int(sheet.locator(f'.cj-seat-values[data-seat="{seat}"] .cj-total').inner_text()) == pips
+    assert page.locator(".cj-you").get_by_text("click or tap a card").count() == 0
+    assert page.locator(".cj-next-deal").is_visible() and page.locator(".cj-hint").is_disabled()
+    check_screen(page, page_checks, f"at the end of the deal ({page.screen})")
+    page_guard.assert_clean(f"after a whole deal ({page.screen})")
+
+
+def test_a_whole_deal_by_keyboard_only(voila_app, screen_page, page_guard, monkeypatch):
+    page = screen_page
+    mirror = open_sandbox(page, voila_app, monkeypatch)
+    settle(page, mirror)
+    page.locator("body").focus()
+    for presses in (1, 2):  # Tab reaches the hand in at most two presses
+        page.keyboard.press("Tab")
+        focus = page.evaluate(_FOCUS_JS)
+        if focus and "cj-play" in focus[1]:
+            break
+    assert focus and "cj-play" in focus[1], f"after {presses} Tabs the focus is on {focus}"
+    # The focus ring is clearly visible, and not the hint's marker.
+    ring = page.evaluate("() => { const s = getComputedStyle(document.activeElement);"
+                         " return [s.outlineStyle, parseFloat(s.outlineWidth), s.outlineColor]; }")
+    assert ring[0] == "solid" and ring[1] >= 3, ring
+    keys = ["Enter", " "]
+    while not mirror.finished:
+        hand = [c.code for c in mirror.hand]
+        focus = page.evaluate(_FOCUS_JS)
+        assert focus and "cj-play" in focus[1], f"focus left the hand: {focus}"
+        at, want = hand.index(focus[2]), hand.index(first_legal(mirror).code)
+        for _ in range((want - at) % len(hand)):
+            page.keyboard.press("ArrowRight")
+        assert page.evaluate(_FOCUS_JS)[2] == hand[want]
+        page.keyboard.press(keys[len(mirror.state.plays) % 2])  # Enter and Space both play
+        mirror.play(hand[want])
+        settle(page, mirror)
+    # The hand is empty: the keyboard lands on the score sheet, which is in view.
+    page.wait_for_function("() => document.activeElement && document.activeElement.classList.contains('cj-sheet-slot')")
+    page_guard.assert_clean(f"after a deal by keyboard ({page.screen})")
+
+
+def test_an_illegal_card_explains_itself_and_undo(voila_app, page, page_guard):
     mirror = open_sandbox(page, voila_app)
     settle(page, mirror)
-    legal = {v.card: v.legal for v in mirror.verdicts()}
-    assert all(legal.values())  # leading: every card is legal, and highlighted
-    assert page.locator(".cj-hand .cj-hand-card.cj-legal").count() == len(legal)
-
     # Two cards clicked in the same instant: the second arrives while the computer's cards
     # are being shown and is ignored; only the first is played.
     first, second = mirror.hand[:2]
     page.evaluate("""([a, b]) => {
-        document.querySelector('.cj-hand .cj-card-' + a).click();
-        document.querySelector('.cj-hand .cj-card-' + b).click();
+        document.querySelector('.cj-play[data-card="' + a + '"]').click();
+        document.querySelector('.cj-play[data-card="' + b + '"]').click();
     }""", [first.code, second.code])
     steps = mirror.play(first)
     settle(page, mirror)
     assert second in mirror.hand
-    # The second click did reach the kernel, and was counted as ignored.
-    assert page.locator(".cj-status [data-ignored]").get_attribute("data-ignored") == "1"
-    # The trick, its winner and both draws are on the table.
-    table = page.locator(".cj-table-view").inner_text()
+    assert page.locator(".cj-status").get_attribute("data-ignored") == "1"
+    table = page.locator(".cj-table-view .cj-felt").inner_text()
     winner = next(s for s in steps if s.kind == "trick")
-    assert re.search(r"won by (You|Computer)", table, re.I)
-    draws = [s for s in steps if s.kind == "draw"]
-    assert len(draws) == 2
-    for step in draws:
-        who = "You" if step.seat == 0 else "Computer"
-        assert f"{who} drew {step.card}" in table
-    expect(page.locator(".cj-log")).to_contain_text(f"won with {winner.card}")
+    assert f"won by {mirror.names[winner.seat]}".lower() in table.lower()
+    for step in (s for s in steps if s.kind == "draw"):
+        assert f"{mirror.names[step.seat]} drew {step.card}" in table
 
-    # Play on until some card in hand may not be played; click it.
     while all(v.legal for v in mirror.verdicts()):
         card = first_legal(mirror)
-        click_card(page, card)
+        press_card(page, card)
         mirror.play(card)
         settle(page, mirror)
     refused = next(v for v in mirror.verdicts() if not v.legal)
-    frame = page.locator(".cj-status [data-frame]").get_attribute("data-frame")
-    assert "cj-illegal" in page.locator(f".cj-hand .cj-card-{refused.card.code}").get_attribute("class")
-    click_card(page, refused.card)
+    button = page.locator(f'.cj-you .cj-play[data-card="{refused.card.code}"]')
+    assert "cj-cannot" in button.get_attribute("class")
+    reason = refused.reason.rstrip(".")
+    assert button.get_attribute("aria-label").startswith(
+        f"{refused.card.name}, not playable: {reason[:1].lower()}{reason[1:]}")
+    frame = page.locator(".cj-status").get_attribute("data-frame")
+    button.click()
     page.locator(".cj-message .cj-reason").wait_for()
-    shown = page.locator(".cj-message").inner_text().strip()
-    assert shown == f"{refused.card} cannot be played. {refused.reason}"
-    assert page.locator(".cj-status [data-frame]").get_attribute("data-frame") == frame  # nothing was redrawn
+    assert page.locator(".cj-message").inner_text().strip() == f"{refused.card} cannot be played. {refused.reason}"
+    assert page.locator(".cj-status").get_attribute("data-frame") == frame  # nothing was redrawn
     settle(page, mirror)
 
-    # Undo takes back the learner's last card and the computer's answer.
     before_undo = len(mirror.state.plays)
     page.locator(".cj-undo").click()
     mirror.undo()
     assert len(mirror.state.plays) < before_undo
     settle(page, mirror)
-    expect(page.locator(".cj-message")).to_contain_text("Took back your last card")
-    page_guard.assert_clean("after playing, an illegal click and undo")
+    assert "Took back your last card" in page.locator(".cj-message").inner_text()
+    page_guard.assert_clean("after an illegal click and undo")
 
 
-def test_a_whole_deal_by_clicks_ends_with_the_score_sheet(monkeypatch, voila_app, page, page_guard):
-    monkeypatch.setenv("CALIJACK_SANDBOX_DELAY", "0.05")  # shorter pauses; same code path
+def test_hint_rules_and_records(voila_app, page, page_guard):
     mirror = open_sandbox(page, voila_app)
     settle(page, mirror)
-    assert page.locator(".cj-end").is_hidden()
-    while not mirror.finished:
-        card = first_legal(mirror)
-        click_card(page, card)
-        mirror.play(card)
-        settle(page, mirror)
-    sheet = page.locator(".cj-score")
-    sheet.wait_for()
-    assert "Score sheet" in sheet.inner_text()
-    result = mirror.state.result()
-    for award in result.awards:
-        row = sheet.locator(f'.cj-award[data-point="{award.name}"]')
-        seat = row.locator("[data-seat]").first.get_attribute("data-seat")
-        assert seat == ("" if award.seat is None else str(award.seat))
-    for seat, pips in enumerate(result.pips):
-        total = sheet.locator(f'.cj-seat-values[data-seat="{seat}"] .cj-total').inner_text()
-        assert int(total) == pips
-    assert page.locator(".cj-next-deal").is_enabled() and page.locator(".cj-hint").is_disabled()
-
+    page.locator(".cj-hint").click()
+    page.locator(".cj-message .cj-hint-text").wait_for()
+    hinted = page.locator(".cj-you .cj-play.cj-hinted")
+    assert hinted.count() == 1 and hinted.get_attribute("data-card") == mirror.hint().card.code
+    # Rule options speak plain words.
+    page.locator(".cj-extras").get_by_text("Rule options").click()
+    rules = page.locator(".cj-rules").inner_text()
+    for raw in ("void_duty", "high_low", "pips", "source", "002"):
+        assert raw not in rules
+    assert "When you can't follow suit" in rules
     # Save: the record in the box is this deal, card for card.
     page.locator(".cj-extras").get_by_text("Save or load a record").click()
     page.locator(".cj-save").click()
-    record = page.locator(".cj-record textarea")
     page.wait_for_function("() => document.querySelector('.cj-record textarea').value.length > 0")
-    assert json.loads(record.input_value()) == mirror.record()
+    assert json.loads(page.locator(".cj-record textarea").input_value()) == mirror.record()
     assert page.locator(".cj-download a").get_attribute("href").startswith("data:application/json")
-    # A bad record is refused in plain words.
-    record.fill('{"dealer": 0}')
+    page.locator(".cj-record textarea").fill('{"dealer": 0}')
     page.locator(".cj-load").click()
     page.locator(".cj-message .cj-error").wait_for()
     assert page.locator(".cj-message").inner_text().startswith("That record cannot be loaded:")
-    page_guard.assert_clean("after a whole deal")
+    page_guard.assert_clean("after hint, rules and records")
 
 
 @pytest.fixture(autouse=True)

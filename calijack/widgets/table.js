@@ -1,0 +1,159 @@
+// calijack's live card table: an anywidget ES module (the same file in JupyterLab, Voilà and
+// JupyterLite). Python draws the table (calijack.render.table_html, the learner's cards as
+// <button class="cj-play" data-card="JH">) and decides everything; this module only shows the
+// HTML, sends back which card or action was chosen, and keeps the keyboard where it was.
+//
+// Traits: table_html, message_html, sheet_html (HTML strings), actions ({hint, undo, next}:
+// which buttons are offered), busy, status (markers for tests). Messages in: {announce: text}
+// (read out by the polite live region). Messages out: {action: "play", card: "JH"} and
+// {action: "hint" | "undo" | "next"}.
+
+const ACTIONS = [
+  ["hint", "Hint", "cj-hint"],
+  ["undo", "Undo", "cj-undo"],
+  ["next", "Next deal", "cj-next-deal cj-primary"],
+];
+
+function render({ model, el }) {
+  el.classList.add("cj-live");
+  const felt = document.createElement("div");
+  felt.className = "cj-felt";
+  const panel = document.createElement("div");
+  panel.className = "cj-panel";
+  const buttons = {};
+  for (const [action, label, cls] of ACTIONS) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `cj-action ${cls}`;
+    button.textContent = label;
+    button.addEventListener("click", () => model.send({ action }));
+    buttons[action] = button;
+    panel.append(button);
+  }
+  const message = document.createElement("div");
+  message.className = "cj-message";
+  panel.append(message);
+  const region = document.createElement("div");
+  region.className = "cj-sr-only cj-announce";
+  region.setAttribute("aria-live", "polite");
+  region.setAttribute("aria-atomic", "true");
+  const sheet = document.createElement("div");
+  sheet.className = "cj-sheet-slot";
+  sheet.tabIndex = -1;
+  const status = document.createElement("span");
+  status.className = "cj-status";
+  status.hidden = true;
+  el.replaceChildren(felt, region, sheet, status);
+
+  let rover = null; // the card code that holds the hand's one tab stop
+  let drawn = { table: null, sheet: "" };
+
+  const hand = () => Array.from(felt.querySelectorAll(".cj-play"));
+  const focusInHand = () => {
+    const active = document.activeElement;
+    return active && active.classList && active.classList.contains("cj-play") && felt.contains(active)
+      ? active : null;
+  };
+
+  function setRover(cards, target) {
+    for (const card of cards) card.tabIndex = card === target ? 0 : -1;
+    rover = target ? target.dataset.card : rover;
+  }
+
+  function show() {
+    const table = model.get("table_html");
+    if (table !== drawn.table) {
+      const focused = focusInHand();
+      const panelFocus = panel.contains(document.activeElement) ? document.activeElement : null;
+      const before = hand();
+      const index = focused ? before.indexOf(focused) : -1;
+      felt.innerHTML = table;
+      drawn.table = table;
+      // The panel sits just under the learner's hand (the table's ".cj-you" row).
+      const you = felt.querySelector(".cj-you");
+      if (you) you.after(panel); else felt.append(panel);
+      if (panelFocus && panelFocus.isConnected) panelFocus.focus({ preventScroll: true });
+      const cards = hand();
+      const target = cards.find((c) => c.dataset.card === (focused ? focused.dataset.card : rover))
+        || (index >= 0 ? cards[Math.min(index, cards.length - 1)] : null)
+        || cards.find((c) => c.classList.contains("cj-can")) || cards[0] || null;
+      setRover(cards, target);
+      // A play keeps the keyboard in the hand: the next card takes the focus.
+      if (focused && target) target.focus({ preventScroll: true });
+      else if (focused && !target) el.dataset.handLeft = "1";
+    }
+    message.innerHTML = model.get("message_html");
+    const actions = model.get("actions") || {};
+    for (const [action] of ACTIONS) {
+      const offered = actions[action];
+      buttons[action].hidden = offered === undefined || offered === null;
+      buttons[action].disabled = !offered;
+    }
+    el.classList.toggle("cj-busy", !!model.get("busy"));
+    const sheetHtml = model.get("sheet_html");
+    if (sheetHtml !== drawn.sheet) {
+      const arriving = sheetHtml && !drawn.sheet;
+      sheet.innerHTML = sheetHtml;
+      drawn.sheet = sheetHtml;
+      if (arriving) {
+        // The deal is over: bring the score sheet into view (and the keyboard, if it was in
+        // the hand that is now empty).
+        const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+        sheet.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+        if (el.dataset.handLeft === "1" || focusInHand()) sheet.focus({ preventScroll: true });
+      }
+    }
+    delete el.dataset.handLeft;
+    // Last: the markers say that everything above is shown.
+    const marks = model.get("status") || {};
+    for (const [key, value] of Object.entries(marks)) status.dataset[key] = String(value);
+  }
+
+  let queued = false;
+  const schedule = () => {
+    // Several traits change in one update: draw once.
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => { queued = false; show(); });
+  };
+  const traits = ["table_html", "message_html", "sheet_html", "actions", "busy", "status"];
+  for (const name of traits) model.on(`change:${name}`, schedule);
+
+  felt.addEventListener("click", (event) => {
+    const card = event.target.closest(".cj-play");
+    if (!card || !felt.contains(card)) return;
+    setRover(hand(), card);
+    model.send({ action: "play", card: card.dataset.card });
+  });
+
+  felt.addEventListener("keydown", (event) => {
+    const card = event.target.closest(".cj-play");
+    if (!card) return;
+    const cards = hand();
+    const at = cards.indexOf(card);
+    const moves = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1,
+      Home: 0, End: cards.length - 1 };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    const next = cards[(moves[event.key] + cards.length) % cards.length];
+    setRover(cards, next);
+    next.focus();
+  });
+
+  const onMessage = (content) => {
+    if (content && typeof content.announce === "string") {
+      // Emptied first, so the same sentence twice is read twice.
+      region.textContent = "";
+      setTimeout(() => { region.textContent = content.announce; }, 60);
+    }
+  };
+  model.on("msg:custom", onMessage);
+
+  show();
+  return () => {
+    for (const name of traits) model.off(`change:${name}`, schedule);
+    model.off("msg:custom", onMessage);
+  };
+}
+
+export default { render };

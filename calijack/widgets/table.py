@@ -1,0 +1,75 @@
+"""The sandbox's live card table: one small anywidget that shows the engine's table HTML.
+
+The learner's own cards are the control: :func:`calijack.render.table_html` draws them as
+buttons (``interactive=True``), and ``table.js`` (beside this file, loaded as anywidget's
+``_esm``) sends back the card clicked, tapped or keyed, or the action pressed (Hint, Undo,
+Next deal). Everything else (legality, reasons, the computer's play) is decided in Python.
+The stylesheet is the package's one file, ``calijack/static/calijack.css``, loaded as
+``_css``, so the page holds it once for the table and the sandbox's other controls.
+
+Both files are package data: the same widget runs in JupyterLab, Voilà and JupyterLite.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import anywidget
+import traitlets
+
+__all__ = ["CardTable", "ACTIONS"]
+
+HERE = Path(__file__).resolve().parent
+ACTIONS = ("play", "hint", "undo", "next")
+
+
+class CardTable(anywidget.AnyWidget):
+    """The table, the learner's hand as buttons, the Hint/Undo/Next deal row and the score sheet.
+
+    ``on_action(action, card)`` is called for each valid message from the page: ``action`` is
+    one of :data:`ACTIONS`, ``card`` the card's code for "play" (else ``None``). A malformed
+    message is reported through ``on_bad`` and changes nothing.
+    """
+
+    _esm = HERE / "table.js"
+    _css = HERE.parent / "static" / "calijack.css"
+
+    table_html = traitlets.Unicode("").tag(sync=True)
+    message_html = traitlets.Unicode("").tag(sync=True)
+    sheet_html = traitlets.Unicode("").tag(sync=True)
+    actions = traitlets.Dict({}).tag(sync=True)
+    busy = traitlets.Bool(False).tag(sync=True)
+    status = traitlets.Dict({}).tag(sync=True)
+
+    def __init__(self, on_action: Callable[[str, str | None], None],
+                 on_bad: Callable[[str], None] | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._on_action = on_action
+        self._on_bad = on_bad or (lambda _text: None)
+        self.announced: list[str] = []  # every sentence sent to the live region, for tests
+        self.on_msg(self._receive)
+
+    def _receive(self, _widget, content, _buffers=None) -> None:
+        # A message from the page is input like any other: check its shape before acting.
+        if not isinstance(content, dict) or content.get("action") not in ACTIONS:
+            self._on_bad("That click was not understood, so nothing was played.")
+            return
+        action, card = content["action"], content.get("card")
+        if action == "play":
+            if not isinstance(card, str) or not 2 <= len(card) <= 3:
+                self._on_bad("That click did not name a card, so nothing was played.")
+                return
+            self._on_action(action, card)
+        else:
+            self._on_action(action, None)
+
+    def press(self, action: str, card: str | None = None) -> None:
+        """Act as the page does when the learner presses ``action`` (or plays ``card``)."""
+        self._receive(self, {"action": action, **({"card": card} if card is not None else {})})
+
+    def announce(self, text: str) -> None:
+        """Have screen readers read ``text`` out politely (the live region), if it says anything."""
+        if text:
+            self.announced.append(text)
+            self.send({"announce": text})
