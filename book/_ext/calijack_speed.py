@@ -29,9 +29,10 @@ Registered in ``_config.yml`` (``sphinx.local_extensions``). What it changes, an
 - **After the build** (``site_trim.py``): Font Awesome's fonts cut to the glyphs the site
   shows (the solid one from 156 KB to 3 KB) and the theme's stylesheet to the icon classes
   it names; ``basic.css`` written into ``theme.css`` instead of ``@import``ed; no source
-  maps (``*.map`` deleted, their comments removed). (Not ``content-visibility: auto`` on
-  later sections: the theme's script measures every code block at load, which lays them
-  all out anyway, in a long task after the first paint.)
+  maps (``*.map`` deleted, their comments removed; in the live site ``lite/`` too, so this
+  hook runs after calijack_live's copy). (Not ``content-visibility: auto`` on later
+  sections: the theme's script measures every code block at load, which lays them all out
+  anyway, in a long task after the first paint.)
 - **A meta description** on every page (its first paragraph), so search results show one.
 """
 
@@ -178,6 +179,8 @@ def _on_build_finished(app, exception) -> None:
     site_trim.trim_icons(static)
     site_trim.inline_basic_css(static)
     site_trim.drop_source_maps(static)
+    # The live site too, once calijack_live has copied it in (this hook runs after its own).
+    site_trim.drop_source_maps(Path(app.outdir, "lite"))
     site_trim.revise_digests(Path(app.outdir), ["styles/theme.css", "styles/pydata-sphinx-theme.css"])
 
 
@@ -187,5 +190,5 @@ def setup(app):
     app.connect("builder-inited", _on_builder_inited)
     # After myst-nb's own html-page-context handler (priority 500), which adds the state.
     app.connect("html-page-context", _on_page_context, priority=900)
-    app.connect("build-finished", _on_build_finished)
+    app.connect("build-finished", _on_build_finished, priority=900)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -26,20 +26,23 @@ def _control_picture(state: dict, name: str) -> str:
     """An inert drawing of a control (its description and options; no input, no focus),
     laid out like ipywidgets 8 lays out the real one, and the "Loading the demo" line."""
     description = html.escape(state.get("description") or "")
+    # The control's own classes (cj-quiz-control, …), so the site's rules for it (finger-sized
+    # buttons) size the picture as they size the live control.
+    own = "".join(" " + html.escape(c) for c in state.get("_dom_classes") or [])
     label = f'<span class="cj-pic-label" aria-hidden="true">{description}</span>'
     if name == "ToggleButtonsModel":
         index = state.get("index")
         buttons = "".join(
-            f'<span class="cj-pic-button{" cj-pic-on" if i == index else ""}">'
+            f'<span class="cj-pic-button widget-toggle-button{" cj-pic-on" if i == index else ""}">'
             f"{html.escape(option)}</span>"
             for i, option in enumerate(state.get("_options_labels") or [])
         )
-        return (f'<div class="cj-pic-control cj-pic-toggles">{label}'
+        return (f'<div class="cj-pic-control cj-pic-toggles{own}">{label}'
                 f'<div class="cj-pic-buttons" aria-hidden="true">{buttons}</div>{LOADING}</div>')
     readout = ""
     if state.get("readout") and "value" in state:
         readout = f'<span class="cj-pic-readout" aria-hidden="true">{state["value"]}</span>'
-    return (f'<div class="cj-pic-control cj-pic-slider">{label}'
+    return (f'<div class="cj-pic-control cj-pic-slider{own}">{label}'
             f'<span class="cj-pic-track" aria-hidden="true"></span>{readout}{LOADING}</div>')
 
 

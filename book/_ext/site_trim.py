@@ -107,14 +107,17 @@ def inline_basic_css(static: Path) -> None:
         theme.write_text(text.replace(rule, css), encoding="utf-8")
 
 
-def drop_source_maps(static: Path) -> None:
-    """Delete the ``*.map`` files under ``static`` and the comments that point at them."""
-    for path in static.rglob("*.map"):
+def drop_source_maps(folder: Path) -> None:
+    """Delete the ``*.map`` files under ``folder`` and the comments that point at them."""
+    for path in folder.rglob("*.map"):
         path.unlink()
-    for path in [*static.rglob("*.js"), *static.rglob("*.css")]:
+    for path in [*folder.rglob("*.js"), *folder.rglob("*.mjs"), *folder.rglob("*.css")]:
         data = path.read_bytes()
         cleaned = MAP_COMMENT.sub(b"\n", data[-1000:])
         if cleaned != data[-1000:]:
+            # A new file, not a write through the old one: the live site (lite/) is hard-linked
+            # to its build in _build/lite, which must stay as built.
+            path.unlink()
             path.write_bytes(data[:-1000] + cleaned)
 
 

@@ -15,7 +15,8 @@
  * load fetches none of it, and a demo scrolled to is live about one screen early.
  *
  * Only the modules a page needs are fetched (book/_ext/vendor_widgets.py split the bundle):
- * require.js, then the manager with ipywidgets 8's base and controls. Any other module a
+ * require.js, then the manager with ipywidgets 8's base and controls, and cj-a11y.js (the
+ * sliders' handles named). Any other module a
  * widget names is looked up beside them on this host, never on a CDN.
  *
  * The hook for other code (for example a "Play live" button replacing a static demo):
@@ -167,6 +168,9 @@
       var query = version ? "?v=" + version : "";
       var state = readState();
       state.catch(function () {}); // handled below, once the code is in too
+      // Names for the sliders' handles (shared with the Voilà template); it watches the page
+      // for them, so it may arrive before or after the widgets.
+      addScript(here + "cj-a11y.js").catch(function () {});
       loading = addScript(here + "require.js" + query)
         .then(function () {
           var paths = {};
