@@ -20,7 +20,11 @@ from calijack.widgets.static import chooser, stepper
 
 pytestmark = pytest.mark.browser
 
-WIDGETS_JS = Path(__file__).resolve().parents[2] / "book" / "_widgets_js"
+REPO = Path(__file__).resolve().parents[2]
+# The book's _static/ gets both folders (html_static_path in _config.yml): the widget code and
+# its loader, and cj-a11y.js, shared with the Voilà template, which the loader fetches too.
+STATIC_FOLDERS = (REPO / "book" / "_widgets_js", REPO / "calijack" / "jupyter_data" / "voila" / "templates"
+                  / "calijack" / "static")
 
 PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -52,7 +56,10 @@ def write_page(folder: Path, demos) -> Path:
         + "</script></div>"
         for demo in demos
     )
-    (folder / "_static").symlink_to(WIDGETS_JS, target_is_directory=True)
+    (folder / "_static").mkdir()
+    for source in STATIC_FOLDERS:
+        for path in source.iterdir():
+            (folder / "_static" / path.name).symlink_to(path)
     (folder / "chapter").mkdir()
     page = folder / "chapter" / "demos.html"
     page.write_text(
