@@ -126,6 +126,7 @@ def test_text_paints_before_any_widget_code(page, page_guard, page_checks, book_
     demo = page.locator(".cj-demo").first
     picture = demo.locator(".cj-demo-placeholder")
     assert picture.locator(".cj-frame").first.is_visible()  # the first frame, as a picture
+    page_checks.assert_accessible(page, CHAPTER + " (demo pictures, before any widget code)")
 
     # A reader moving towards the demo makes the loader ask for the code; while it is held,
     # the page still reads.
