@@ -66,7 +66,8 @@ def content_pages(book: Path) -> list[str]:
     pages = []
     for path in sorted(book.rglob("*.html")):
         rel = path.relative_to(book)
-        if rel.parts[0].startswith("_") or rel.as_posix() in NON_CONTENT:
+        # lite/: the live lessons' own site (JupyterLite), fetched only after "Play live".
+        if rel.parts[0].startswith("_") or rel.parts[0] == "lite" or rel.as_posix() in NON_CONTENT:
             continue
         pages.append(rel.as_posix())
     return pages
