@@ -42,7 +42,8 @@ def test_picture_of_a_stepper_shows_its_first_frame_and_an_inert_slider():
     assert "first" in pic and "second" not in pic
     assert '<div class="cj-frame-label" data-frame="0">Deal</div>' in pic
     assert "Lead" not in pic
-    assert 'class="cj-pic-control cj-pic-slider"' in pic and ">Step</span>" in pic
+    # The control's own classes come along, so the site's rules for it size the picture too.
+    assert 'class="cj-pic-control cj-pic-slider cj-static-control"' in pic and ">Step</span>" in pic
     assert "<input" not in pic and "<button" not in pic  # nothing to click or tab to
     assert "Loading the demo" in pic
 
@@ -50,8 +51,9 @@ def test_picture_of_a_stepper_shows_its_first_frame_and_an_inert_slider():
 def test_picture_of_a_chooser_draws_every_option_and_marks_the_chosen_one():
     demo = chooser(["<p>a</p>", "<p>b</p>", "<p>c</p>"], ["J♠", "7♥", "A<♦>"], description="Play")
     pic = demo_pictures.picture(state_of(demo), demo.model_id)
-    buttons = re.findall(r'<span class="cj-pic-button( cj-pic-on)?">(.*?)</span>', pic)
+    buttons = re.findall(r'<span class="cj-pic-button widget-toggle-button( cj-pic-on)?">(.*?)</span>', pic)
     assert buttons == [(" cj-pic-on", "J♠"), ("", "7♥"), ("", "A&lt;♦&gt;")]
+    assert 'class="cj-pic-control cj-pic-toggles cj-static-control"' in pic
     assert '<div class="cj-frame" data-frame="0"><p>a</p></div>' in pic
     assert "<p>b</p>" not in pic
 
@@ -158,3 +160,18 @@ def test_after_build_steps_rewrite_the_output(tmp_path):
     assert "theme.css?digest=55c26ed414f5f8a31ebb" not in html_text
     assert "other.css?digest=55c26ed414f5f8a31ebb" in html_text  # untouched
     assert re.search(r"theme\.css\?digest=[0-9a-f]{20}", html_text)
+
+
+def test_dropping_source_maps_leaves_a_hard_linked_original_as_built(tmp_path):
+    """lite/ is hard-linked to _build/lite: the site's copy loses its map comment, the build's keeps it."""
+    built, site = tmp_path / "built", tmp_path / "site"
+    built.mkdir()
+    site.mkdir()
+    text = b"export const a = 1;\n//# sourceMappingURL=a.mjs.map\n"
+    (built / "a.mjs").write_bytes(text)
+    (site / "a.mjs").hardlink_to(built / "a.mjs")
+    (site / "a.mjs.map").write_text("{}")
+    site_trim.drop_source_maps(site)
+    assert (site / "a.mjs").read_bytes() == b"export const a = 1;\n"
+    assert (built / "a.mjs").read_bytes() == text
+    assert not (site / "a.mjs.map").exists()
