@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 BOOK_PORT ?= 8000
 VOILA_PORT ?= 8866
 
-.PHONY: env chromium npm lite book test serve bench lock clean
+.PHONY: env chromium npm lite book test serve bench lighthouse lock clean
 
 # Copied to .venv/etc/jupyter/voila.py: any `voila` of the environment reads calijack's lesson
 # settings (README: lessons for a class).
@@ -54,6 +54,11 @@ serve: env book
 bench: env
 	$(PY) -m pip install --quiet --disable-pip-version-check -r bench/requirements.txt
 	$(PY) -m calijack bench --json
+
+# Page speed of the built book: Lighthouse (pinned in bench/lighthouse) on every page, with budgets.
+lighthouse: env chromium book
+	npm ci --prefix bench/lighthouse --no-audit --no-fund --silent
+	$(PY) bench/lighthouse.py
 
 lock:
 	$(PYTHON) -m venv /tmp/calijack-lock && /tmp/calijack-lock/bin/pip install -q -r requirements.in \

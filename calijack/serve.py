@@ -2,7 +2,9 @@
 
     python -m calijack.serve --book _build/html --book-port 8000 --voila-port 8866
 
-- The book: the static site in ``--book`` over a threaded HTTP server.
+- The book: the static site in ``--book``, served as a real host serves it (gzip, MIME
+  types, among them ``.wasm`` and ``.mjs`` for the live lessons' Python, cache headers:
+  :mod:`calijack.static_server`).
 - The lessons: Voilà over the ``--notebooks`` folder (tree mode), run with calijack's Voilà
   configuration (``calijack/jupyter_config/voila.py``: its template, which loads nothing from
   another host; the Host check; no tracebacks; timeouts; the kernel rules of
@@ -20,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
-import http.server
 import os
 import secrets
 import signal
@@ -33,6 +33,8 @@ import urllib.error
 import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
+
+from calijack.static_server import make_server
 
 HOST = "127.0.0.1"
 # calijack's Voilà configuration (calijack/jupyter_config/voila.py): its template, the Host
@@ -164,15 +166,6 @@ def stop_process_group(process: subprocess.Popen, timeout: float = 20) -> None:
         process.wait(timeout=5)
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    # The live lessons' Python (lite/) needs these two right on any host (see the README).
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".wasm": "application/wasm", ".mjs": "text/javascript"}
-
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
-        pass
-
-
 def _fail(message: str, code: int = 2) -> int:
     print(f"calijack.serve: {message}", file=sys.stderr)
     return code
@@ -291,12 +284,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if ".ipynb_checkpoints" not in p.parts
     )
 
-    handler = functools.partial(_QuietHandler, directory=str(book))
     try:
-        book_server = http.server.ThreadingHTTPServer((HOST, args.book_port), handler)
+        book_server = make_server(book, args.book_port, HOST)
     except OSError as exc:
         return _fail(f"cannot serve the book on {HOST}:{args.book_port}: {exc.strerror}.", 1)
-    book_server.daemon_threads = True
     book_thread = threading.Thread(target=book_server.serve_forever, name="book", daemon=True)
 
     stop = threading.Event()

@@ -12,7 +12,7 @@ Fixtures (see each docstring):
 - ``page_guard``    (function) the ``PageGuard`` watching ``page``: ``.console_errors``,
                     ``.page_errors``, ``.offsite_requests``, ``.problems()``,
                     ``.assert_clean()`` to check mid-test.
-- ``book_site``     (session)  the built book (``_build/html``) served over HTTP on
+- ``book_site``     (session)  the built book (``_build/html``) served as a real host does on
                     127.0.0.1: ``.url``, ``.root``, ``.url_for(relpath)``, ``.pages()``.
 - ``page_checks``   (function) the shared checks: ``wait_for_widgets``,
                     ``exercise_static_demos``, ``missing_text_alternatives``,
@@ -33,12 +33,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
-import http.server
 import os
 import socket
 import subprocess
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -53,6 +50,7 @@ from calijack.serve import (
     voila_env,
     wait_for_http,
 )
+from calijack.static_server import serving
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CALIJACK_CHROMIUM", "/usr/bin/chromium"))
@@ -280,6 +278,15 @@ _ALL_WIDGETS_RENDERED_JS = """
 })
 """
 
+_SCROLL_TO_DEMOS_JS = """
+async (selector) => {
+  for (const tag of document.querySelectorAll(selector)) {
+    (tag.closest(".cj-demo") || tag.parentElement).scrollIntoView({block: "center"});
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  }
+}
+"""
+
 _VISIBLE_FRAMES_JS = """
 (demo) => Array.from(demo.querySelectorAll(".cj-frame"))
   .filter((el) => el.checkVisibility())
@@ -321,12 +328,18 @@ _MISSING_ALT_JS = """
 
 
 def wait_for_widgets(page, timeout: float = 20_000) -> int:
-    """Wait until every embedded widget view of a static page is rendered; return how many.
+    """Scroll to each embedded widget view, wait until all are rendered; return how many.
 
     Fails if "Loading widget", "Error displaying widget" or "model not found" is shown.
     """
     count = page.locator(WIDGET_VIEW).count()
     if count:
+        # The book fetches widget code only once a reader, at work on the page, comes near
+        # a demo: scroll to each demo and move the mouse, as a reader would (harmless where
+        # widgets render at once, as in Voilà).
+        page.evaluate(_SCROLL_TO_DEMOS_JS, WIDGET_VIEW)
+        page.mouse.move(2, 2)
+        page.mouse.move(4, 4)
         try:
             page.wait_for_function(_ALL_WIDGETS_RENDERED_JS, arg=WIDGET_VIEW, timeout=timeout)
         except Exception:
@@ -458,15 +471,6 @@ def page_checks():
 # The built book over HTTP
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    # The live lessons' Python (lite/) needs these two right on any host (see the README).
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".wasm": "application/wasm", ".mjs": "text/javascript"}
-
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
-        pass
-
-
 @dataclasses.dataclass(frozen=True)
 class BookSite:
     root: Path
@@ -481,26 +485,18 @@ class BookSite:
 
 @contextlib.contextmanager
 def serve_folder(folder: Path) -> Iterator[str]:
-    """Serve ``folder`` with a threaded ``http.server`` on 127.0.0.1 and a free port.
+    """Serve ``folder`` on 127.0.0.1 and a free port as ``make serve`` does (gzip, MIME types,
+    cache headers: ``calijack.static_server``).
 
     Yields the root URL (ending in "/"); the server stops when the block ends.
     """
-    handler = functools.partial(_QuietHandler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer((ALLOWED_HOST, 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name=f"serve {folder}", daemon=True)
-    thread.start()
-    try:
-        yield f"http://{ALLOWED_HOST}:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with serving(folder, 0, ALLOWED_HOST) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
 def book_site() -> Iterator[BookSite]:
-    """``_build/html`` served by a threaded ``http.server`` on 127.0.0.1 and a free port."""
+    """``_build/html`` served by ``calijack.static_server`` on 127.0.0.1 and a free port."""
     if not (BOOK_HTML / "index.html").is_file():
         pytest.fail(
             f"The book is not built: {BOOK_HTML}/index.html is missing. Build it first with "

@@ -121,6 +121,29 @@ def test_each_live_lesson_answers_its_control(lesson, book_site, page, page_guar
     page_guard.assert_clean(f"after using live lesson {lesson}")
 
 
+def test_play_live_before_the_widget_code_has_loaded_still_plays_live(book_site, page, page_guard):
+    """The book loads a page's widget code only once the reader comes near a demo (issue 14):
+    "Play live" pressed first, with only the demo's picture on the page, gives the live lesson."""
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(book_site.url_for("notebooks/03_legal_play.html"), wait_until="load")
+    button = page.locator(".cj-live-button")
+    button.wait_for()
+    assert page.locator(".cj-demo-placeholder").count() >= 1, "no picture of the demo"
+    assert not [url for url in requested if "/jupyter-widgets-" in url or "/lite/" in url], requested
+    button.click()
+    status = page.locator(".cj-live-status")
+    expect(status).to_contain_text("Live:", timeout=START_MS)
+    assert page.locator(".cj-live + .cell[hidden]").count() == 1
+    frame = page.locator("iframe.cj-live-frame").element_handle().content_frame()
+    demo = frame.locator(".cj-live-demo").first
+    demo.wait_for()
+    select_position(demo.locator(".cj-static-control").first, 1)
+    expect(demo.locator('.cj-frame[data-frame="1"]')).to_be_visible()
+    assert page.locator("iframe.cj-live-frame").count() == 1
+    page_guard.assert_clean("after Play live pressed before the widgets loaded")
+
+
 def test_without_webassembly_it_says_so_and_the_demo_stays(book_site, page):
     page.add_init_script("delete window.WebAssembly;")
     requested = open_lesson(page, book_site, "03_legal_play")

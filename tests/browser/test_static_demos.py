@@ -1,9 +1,10 @@
 """Both kinds of static demo (stepper and chooser) work offline in a static page.
 
 Independent of the book build: the test embeds the widget state in a page of its own, loads
-the widget JavaScript vendored in book/_widgets_js (the same files the book serves), and
-drives each demo as a reader would. This also covers the chooser, which the book may not use
-yet, and the font-path fix (the page sits in a sub-folder, like the book's chapters).
+the widget JavaScript vendored in book/_widgets_js through the book's loader (the same files
+the book serves), and drives each demo as a reader would. This also covers the chooser, which
+the book may not use yet, and the module and font paths (the page sits in a sub-folder, like
+the book's chapters).
 """
 
 from __future__ import annotations
@@ -19,7 +20,11 @@ from calijack.widgets.static import chooser, stepper
 
 pytestmark = pytest.mark.browser
 
-WIDGETS_JS = Path(__file__).resolve().parents[2] / "book" / "_widgets_js"
+REPO = Path(__file__).resolve().parents[2]
+# The book's _static/ gets both folders (html_static_path in _config.yml): the widget code and
+# its loader, and cj-a11y.js, shared with the Voilà template, which the loader fetches too.
+STATIC_FOLDERS = (REPO / "book" / "_widgets_js", REPO / "calijack" / "jupyter_data" / "voila" / "templates"
+                  / "calijack" / "static")
 
 PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -27,9 +32,7 @@ PAGE = """<!DOCTYPE html>
 <meta charset="utf-8">
 <title>Static demos</title>
 <link rel="icon" href="data:,">
-<script src="../_static/require.js"></script>
-<script src="../_static/cj-widgets-assets.js"></script>
-<script src="../_static/embed-amd.js"></script>
+<script defer src="../_static/cj-widgets.js"></script>
 <script type="application/vnd.jupyter.widget-state+json">{state}</script>
 </head>
 <body>
@@ -53,7 +56,10 @@ def write_page(folder: Path, demos) -> Path:
         + "</script></div>"
         for demo in demos
     )
-    (folder / "_static").symlink_to(WIDGETS_JS, target_is_directory=True)
+    (folder / "_static").mkdir()
+    for source in STATIC_FOLDERS:
+        for path in source.iterdir():
+            (folder / "_static" / path.name).symlink_to(path)
     (folder / "chapter").mkdir()
     page = folder / "chapter" / "demos.html"
     page.write_text(

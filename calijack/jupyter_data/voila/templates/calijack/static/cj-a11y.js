@@ -3,7 +3,8 @@
 // ipywidgets 8 draws IntSlider with noUiSlider, whose handle (role="slider") has no name, so
 // screen readers say only "slider" and axe-core reports a serious aria-input-field-name
 // violation. The description label sits beside the handle, unconnected; this copies its text.
-// Loaded by the Voilà template (static/cj-a11y.js) and by the book (nb_ipywidgets_js).
+// Loaded by the Voilà template (static/cj-a11y.js) and, in the book, by the widget loader
+// (book/_widgets_js/cj-widgets.js) with the widget code.
 (function () {
   var queued = false;
   function nameHandles() {

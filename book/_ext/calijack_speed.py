@@ -1,0 +1,194 @@
+"""Sphinx extension: the book opens fast on a phone. Text first, widgets after, less to ship.
+
+Registered in ``_config.yml`` (``sphinx.local_extensions``). What it changes, and why:
+
+- **Widget pages** (myst-nb embedded a widget state; ``nb_ipywidgets_js`` is left empty, so
+  myst-nb adds no widget script of its own):
+
+  - the widget state leaves the page for a JSON file of its own
+    (``_static/cj-widget-state/<hash>.json``), fetched with the widget code: a page's text
+    no longer arrives behind up to 1.5 MB of JSON;
+  - before each widget view the page gets a picture of the demo as it first appears
+    (``demo_pictures.py``: the frame's own HTML, the control drawn inert, a "Loading the
+    demo" note), so the demo reads at once and holds its room: nothing jumps when the live
+    widget takes its place;
+  - the deferred loader ``cj-widgets.js`` (a few KB) and ``cj-widgets.css``; the loader
+    fetches the state and the widget code only when the reader, at work on the page, comes
+    near a demo (see its header), with one version string for every widget file so hosts
+    may cache them for a year.
+
+  Pages without widgets get none of it, and no widget code.
+- **Theme** (template overrides in ``book/_ext/templates``, with the Jinja filters below):
+  no Font Awesome script (1.4 MB; the theme's stylesheet already draws the icons with the
+  Font Awesome web font it ships), no preload hints for its deferred scripts, and no
+  in-page search scripts on every page while search-as-you-type is off.
+- **Scripts deferred**: the extensions' small scripts (copy button, toggle button, tabs,
+  highlighting, …) each run their work when the document is ready anyway, and deferred
+  scripts keep their order. ``documentation_options.js`` stays, as inline scripts read it at
+  once; on search.html, whose search scripts run at once, nothing is deferred.
+- **After the build** (``site_trim.py``): Font Awesome's fonts cut to the glyphs the site
+  shows (the solid one from 156 KB to 3 KB) and the theme's stylesheet to the icon classes
+  it names; ``basic.css`` written into ``theme.css`` instead of ``@import``ed; no source
+  maps (``*.map`` deleted, their comments removed; in the live site ``lite/`` too, so this
+  hook runs after calijack_live's copy). (Not ``content-visibility: auto`` on later
+  sections: the theme's script measures every code block at load, which lays them all out
+  anyway, in a long task after the first paint.)
+- **A meta description** on every page (its first paragraph), so search results show one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+from pathlib import Path
+
+from markupsafe import Markup
+
+import site_trim  # noqa: I001 - book/_ext is on sys.path (Jupyter Book's local_extensions)
+from demo_pictures import add_pictures
+
+HERE = Path(__file__).resolve().parent
+LOADER = "cj-widgets.js"
+STYLES = "cj-widgets.css"
+STATE_TYPE = "application/vnd.jupyter.widget-state+json"
+STATE_DIR = "_static/cj-widget-state"
+WIDGET_FILES = ("require.js", "jupyter-widgets-*.js")
+DEFERRED = {"doctools.js", "sphinx_highlight.js", "clipboard.min.js", "copybutton.js",
+            "sphinx-book-theme.js", "togglebutton.js", "design-tabs.js"}
+
+
+# --------------------------------------------------------------------------------------
+# Jinja filters for the template overrides
+
+
+def drop_scripts(markup: str, *names: str) -> Markup:
+    """``markup`` without the ``<script>`` tags whose ``src`` names one of ``names``."""
+    out = str(markup)
+    for name in names:
+        out = re.sub(r'\s*<script[^>]*\ssrc="[^"]*/' + re.escape(name) + r'[?"][^>]*></script>',
+                     "", out)
+    return Markup(out)
+
+
+def drop_preloads(markup: str) -> Markup:
+    """``markup`` without its ``<link rel="preload" as="script">`` hints."""
+    return Markup(re.sub(r'\s*<link rel="preload" as="script"[^>]*>', "", str(markup)))
+
+
+def defer_scripts(markup: str, *names: str) -> Markup:
+    """``markup`` with ``defer`` added to the ``<script src>`` tags naming one of ``names``."""
+    out = str(markup)
+    for name in names:
+        out = re.sub(r'<script (src="[^"]*' + re.escape(name) + r'[?"])', r"<script defer \1", out)
+    return Markup(out)
+
+
+# --------------------------------------------------------------------------------------
+# Sphinx hooks
+
+
+def _widgets_folder(app) -> Path:
+    for entry in app.config.html_static_path:
+        folder = Path(app.confdir, entry)
+        if (folder / LOADER).is_file():
+            return folder
+    raise RuntimeError(f"calijack_speed: no folder in html_static_path holds {LOADER}")
+
+
+def widget_version(folder: Path) -> str:
+    """A short hash of every widget code file: the cache key of the lazily fetched modules."""
+    digest = hashlib.sha256()
+    for pattern in WIDGET_FILES:
+        for path in sorted(folder.glob(pattern)):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _on_config_inited(app, config) -> None:
+    config.templates_path = [str(HERE / "templates"), *config.templates_path]
+    if config.nb_ipywidgets_js:
+        raise RuntimeError("calijack_speed loads the widget code itself: set "
+                           "`nb_ipywidgets_js: {}` in _config.yml")
+
+
+def _on_builder_inited(app) -> None:
+    if app.builder.format != "html":
+        return
+    env = app.builder.templates.environment
+    env.filters["cj_drop_scripts"] = drop_scripts
+    env.filters["cj_defer_scripts"] = defer_scripts
+    env.filters["cj_drop_preloads"] = drop_preloads
+    app.builder.cj_widget_version = widget_version(_widgets_folder(app))
+
+
+def _first_paragraph(body: str, limit: int = 160) -> str:
+    match = re.search(r"<p>(.*?)</p>", body, re.S)
+    if not match:
+        return ""
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", match.group(1))).split())
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _defer_scripts(scripts: list) -> None:
+    """Give ``defer`` to the scripts named in DEFERRED (in place, order kept)."""
+    for i, js in enumerate(scripts):
+        name = Path(str(getattr(js, "filename", "") or "")).name
+        attrs = getattr(js, "attributes", {})
+        if name in DEFERRED and "defer" not in attrs and "async" not in attrs:
+            scripts[i] = type(js)(js.filename, priority=js.priority, **attrs, defer="defer")
+
+
+def _on_page_context(app, pagename, templatename, context, doctree) -> None:
+    body = context.get("body") or ""
+    if pagename != "search":  # search.html's own scripts run at once and need doctools.js
+        _defer_scripts(context.get("script_files") or [])
+    if body and 'name="description"' not in context.get("metatags", ""):
+        description = _first_paragraph(body)
+        if description:
+            context["metatags"] = (context.get("metatags", "")
+                                   + f'\n<meta name="description" content="{html.escape(description)}" />')
+    scripts = context.get("script_files") or []
+    states = [js for js in scripts if getattr(js, "attributes", {}).get("type") == STATE_TYPE]
+    if not states:
+        return
+    for js in states:
+        scripts.remove(js)
+    state_json = states[0].attributes.get("body", "{}")
+    state = json.loads(state_json).get("state", {})
+    # The state is only needed once the widget code comes: it leaves the page for a file of
+    # its own, named by its content (so a host may cache it for good).
+    name = f"{STATE_DIR}/{hashlib.sha256(state_json.encode()).hexdigest()[:16]}.json"
+    target = Path(app.outdir, name)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(state_json, encoding="utf-8")
+    context["body"] = add_pictures(body, state)
+    app.add_css_file(STYLES)
+    app.add_js_file(LOADER, loading_method="defer",
+                    **{"data-cj-version": app.builder.cj_widget_version,
+                       "data-cj-state": context["pathto"](name, 1)})
+
+
+def _on_build_finished(app, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    static = Path(app.outdir, "_static")
+    # No page loads it any more (see templates/static/webpack-macros.html).
+    Path(static, "scripts", "fontawesome.js").unlink(missing_ok=True)
+    site_trim.trim_icons(static)
+    site_trim.inline_basic_css(static)
+    site_trim.drop_source_maps(static)
+    # The live site too, once calijack_live has copied it in (this hook runs after its own).
+    site_trim.drop_source_maps(Path(app.outdir, "lite"))
+    site_trim.revise_digests(Path(app.outdir), ["styles/theme.css", "styles/pydata-sphinx-theme.css"])
+
+
+def setup(app):
+    """Register the hooks (see the module docstring)."""
+    app.connect("config-inited", _on_config_inited)
+    app.connect("builder-inited", _on_builder_inited)
+    # After myst-nb's own html-page-context handler (priority 500), which adds the state.
+    app.connect("html-page-context", _on_page_context, priority=900)
+    app.connect("build-finished", _on_build_finished, priority=900)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
