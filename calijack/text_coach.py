@@ -17,7 +17,8 @@ from .text import POINT_TITLES, card_words, listing
 if TYPE_CHECKING:
     from .review import Outcome, Rating
 
-__all__ = ["amount", "signed", "review_comment", "review_summary", "review_lines", "value_line", "why_match",
+__all__ = ["amount", "signed", "review_comment", "review_summary", "review_lines", "reviewing", "review_ready",
+           "value_line", "why_match",
            "puzzle_prompt", "puzzle_title", "puzzle_feedback", "STAGES"]
 
 STAGES = {
@@ -135,8 +136,18 @@ def review_summary(mistakes: int, lost: float, plays: int) -> str:
         return "You played no card in this deal."
     if not mistakes:
         return f"No mistakes: none of your {plays} plays cost half a match point or more."
-    marked = "1 play is marked" if mistakes == 1 else f"{mistakes} plays are marked"
-    return f"{marked} as a mistake, costing {amount(round(lost, 2))} in all."
+    marked = "1 play is marked as a mistake" if mistakes == 1 else f"{mistakes} plays are marked as mistakes"
+    return f"{marked}, costing {amount(round(lost, 2))} in all."
+
+
+def reviewing() -> str:
+    """Said while the computer reviews the learner's plays."""
+    return "Reviewing your plays: the computer works out what every card you could play was worth…"
+
+
+def review_ready(summary: str) -> str:
+    """Said once the review is ready, after its headline."""
+    return f"{summary} Step through your plays in the review under the table."
 
 
 def value_line(card: Card, value: float, best: Card, best_value: float, exact: bool) -> str:
@@ -152,7 +163,7 @@ def value_line(card: Card, value: float, best: Card, best_value: float, exact: b
 def why_match(card: Card, guesses: int, chance: float) -> str:
     """The search's reason when it plays for the match (``guesses`` 0: every card known)."""
     if guesses == 0:
-        if chance >= 1:
+        if chance >= 0.9995:  # sure (the deal's own objective adds a hair either way)
             return f"Every card is known now: with best play {card} wins the match"
         return (f"Every card is known now, and points count in order near the target: {card} gives "
                 f"the best chance of winning the match ({chance:.0%})")

@@ -20,6 +20,7 @@ import random
 import time
 
 from .. import core, text
+from ..text_coach import why_match
 from ..cards import DECK
 from ..view import View
 from .base import Decision, Knowledge
@@ -156,7 +157,7 @@ class SearchPlayer:
         self.last_stats = {"mode": "sampled", "worlds": count, "match": score is not None,
                            "values": {DECK[c].code: totals[c] / count / scale for c in moves}}
         if score is not None:
-            return Decision(DECK[best], text.why_match(DECK[best], count, totals[best] / count))
+            return Decision(DECK[best], why_match(DECK[best], count, totals[best] / count))
         others = [totals[c] for c in moves if c != best]
         margin = (totals[best] - max(others)) / count / 100
         return Decision(DECK[best], text.why_sampled(DECK[best], count, totals[best] / count / 100, margin))
@@ -183,7 +184,7 @@ class SearchPlayer:
         self.last_stats = {"mode": "exact" if exact else "solved", "worlds": count, "match": score is not None,
                            "values": {DECK[c].code: totals[c] / count / scale for c in moves}}
         if score is not None:
-            return Decision(DECK[best], text.why_match(DECK[best], 0 if exact else count, totals[best] / count))
+            return Decision(DECK[best], why_match(DECK[best], 0 if exact else count, totals[best] / count))
         if exact:
             world, solver = worlds[0]
             child = world.copy()
