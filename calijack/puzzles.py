@@ -16,6 +16,10 @@ by it, by the test suite and by the Practice chapter's hidden asserts::
 
     python -m calijack.puzzles find [--per-stage 6] [--first-seed 0]   # search seeds, write the file
     python -m calijack.puzzles check                                    # re-derive and re-check every puzzle
+
+The file also keeps each puzzle's rating (every card's value and what it leads to), so a
+lesson shows a puzzle at once, even in the browser; every check recomputes the rating and
+compares it with the stored one, exactly.
 """
 
 from __future__ import annotations
@@ -30,10 +34,11 @@ from pathlib import Path
 from .cards import parse_card
 from .players import get_player
 from .records import deal_record, read_record
-from .review import Rating, exact_position, rate
+from .review import Outcome, Rating, exact_position, rate
 from .state import Deal, State
 
-__all__ = ["Puzzle", "STAGE_TRICKS", "SAMPLES", "CLEAR", "PATH", "load", "check", "find", "derive"]
+__all__ = ["Puzzle", "STAGE_TRICKS", "SAMPLES", "CLEAR", "PATH", "load", "check", "find", "derive", "freeze",
+           "clear_answer", "theme"]
 
 PATH = Path(__file__).resolve().parent / "data" / "puzzles.json"
 STAGE_TRICKS = {"opening": (1, 6), "middle": (7, 15), "last_draws": (16, 20), "endgame": (21, 26)}
@@ -57,6 +62,7 @@ class Puzzle:
     answer: str            # the clearly best card's code
     samples: int | None    # worlds for an estimated puzzle (None: exact)
     sample_seed: int       # the worlds' seed
+    stored: dict | None = None  # the rating as the file keeps it (see :func:`freeze`)
 
     @property
     def state(self) -> State:
@@ -73,11 +79,28 @@ class Puzzle:
         seed = self.sample_seed if sample_seed is None else sample_seed
         return rate(self.state, self.samples or 2, random.Random(f"puzzle/{seed}"))
 
+    def stored_rating(self) -> Rating:
+        """The rating kept in the file (no sampling: instant); :func:`check` vouches for it."""
+        if self.stored is None:
+            raise ValueError(f"puzzle {self.number} keeps no rating: run 'python -m calijack.puzzles find'")
+        state = self.state
+        values = {parse_card(code): value for code, value in self.stored["values"].items()}
+        outcomes = {parse_card(code): Outcome(o["wins_trick"], {k: tuple(v) for k, v in o["points"].items()})
+                    for code, o in self.stored["outcomes"].items()}
+        return Rating(state.to_play, self.exact, self.samples, values, outcomes, not state.trick, state.stock_top)
+
     def to_json(self) -> dict:
         """The puzzle as the data file stores it."""
         return {"number": self.number, "stage": self.stage, "seed": self.seed, "plays": self.plays,
                 "answer": self.answer, "samples": self.samples, "sample_seed": self.sample_seed,
-                "record": self.record}
+                "record": self.record, "stored": self.stored}
+
+
+def freeze(rating: Rating) -> dict:
+    """A rating as the data file keeps it (values and outcomes by card code)."""
+    return {"values": {c.code: v for c, v in rating.values.items()},
+            "outcomes": {c.code: {"wins_trick": o.wins_trick, "points": {k: list(v) for k, v in o.points.items()}}
+                         for c, o in rating.outcomes.items()}}
 
 
 def clear_answer(rating: Rating) -> str | None:
@@ -105,6 +128,8 @@ def check(puzzle: Puzzle, sample_seed: int | None = None) -> tuple[bool, str]:
     found = clear_answer(rating)
     if found != puzzle.answer:
         return False, f"puzzle {puzzle.number}: the clearly best card is {found}, not {puzzle.answer}"
+    if sample_seed is None and puzzle.stored is not None and freeze(rating) != puzzle.stored:
+        return False, f"puzzle {puzzle.number}: the values kept in the file differ from the engine's"
     return True, f"puzzle {puzzle.number} ({puzzle.stage}): {puzzle.answer} is clearly best"
 
 
@@ -112,7 +137,7 @@ def load(path: Path | str = PATH) -> list[Puzzle]:
     """The puzzles of the data file, in order (graded from the opening to the endgame)."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     return [Puzzle(p["number"], p["stage"], p["seed"], p["plays"], p["record"], p["answer"], p["samples"],
-                   p["sample_seed"]) for p in data["puzzles"]]
+                   p["sample_seed"], p.get("stored")) for p in data["puzzles"]]
 
 
 def _deal_for(seed: int) -> Deal:
@@ -176,12 +201,13 @@ def _candidates(seed: int, stage: str):
         state = state.play(heuristic.choose(state.view(state.to_play), rng).card)
 
 
-def find(per_stage: int = 6, first_seed: int = 0, say=print) -> list[Puzzle]:
-    """Search seeds from ``first_seed`` until each stage has ``per_stage`` puzzles (one per deal)."""
+def find(per_stage: int = 6, first_seed: int = 0, say=print, stages=None) -> list[Puzzle]:
+    """Search seeds from ``first_seed`` until each stage (of ``stages``, default all) has
+    ``per_stage`` puzzles, one per deal."""
     puzzles: list[Puzzle] = []
     used: set[int] = set()
     kinds: list[tuple] = []  # (stage, theme, (rank, is trump)) of each puzzle found
-    for stage in STAGE_TRICKS:
+    for stage in stages or STAGE_TRICKS:
         found = 0
         seed = first_seed
         while found < per_stage:
@@ -205,7 +231,7 @@ def find(per_stage: int = 6, first_seed: int = 0, say=print) -> list[Puzzle]:
                                                per_stage):
                     continue
                 puzzle = Puzzle(puzzle.number, stage, seed, plays, puzzle.record, answer, puzzle.samples,
-                                sample_seed)
+                                sample_seed, freeze(rating))
                 # Estimated answers must hold on a second, independent set of worlds too.
                 if not exact and not check(puzzle, sample_seed + 10 ** 6)[0]:
                     continue
@@ -222,7 +248,7 @@ def find(per_stage: int = 6, first_seed: int = 0, say=print) -> list[Puzzle]:
 def main(argv=None) -> int:
     """``python -m calijack.puzzles find|check``."""
     parser = argparse.ArgumentParser(prog="python -m calijack.puzzles", description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("find", "check"))
+    parser.add_argument("command", choices=("find", "check", "freeze"))
     parser.add_argument("--per-stage", type=int, default=6)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--file", default=str(PATH))
@@ -233,6 +259,13 @@ def main(argv=None) -> int:
         Path(args.file).write_text(json.dumps({"puzzles": [p.to_json() for p in puzzles]}, indent=1) + "\n",
                                    encoding="utf-8")
         print(f"wrote {len(puzzles)} puzzles to {args.file}")
+        return 0
+    if args.command == "freeze":  # recompute the kept ratings of an existing file
+        puzzles = [Puzzle(p.number, p.stage, p.seed, p.plays, p.record, p.answer, p.samples, p.sample_seed,
+                          freeze(p.rating())) for p in load(args.file)]
+        Path(args.file).write_text(json.dumps({"puzzles": [p.to_json() for p in puzzles]}, indent=1) + "\n",
+                                   encoding="utf-8")
+        print(f"kept the ratings of {len(puzzles)} puzzles in {args.file}")
         return 0
     failures = 0
     for puzzle in load(args.file):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import Card, Rank
+from .cards import Card
 from .text import POINT_TITLES, card_words, listing
 
 if TYPE_CHECKING:
@@ -22,16 +22,15 @@ __all__ = ["amount", "signed", "review_comment", "review_summary", "review_lines
            "puzzle_prompt", "puzzle_title", "puzzle_feedback", "STAGES"]
 
 STAGES = {
-    "opening": ("The exposed card: fight or let it go?",
-                "Early in the deal the trick's winner draws the exposed card. Is it worth a good card?"),
-    "middle": ("Points on the table",
-               "The stock is going down: capture what counts, and keep what will count later."),
-    "last_draws": ("The last draws",
-                   "A few cards are left in the stock: the last draws decide what each hand holds."),
-    "endgame": ("Every card known",
-                "The stock is gone: you can work out your opponent's hand, and each value is exact."),
+    "opening": "Early in the deal the winner of each trick draws the exposed card. Is it worth "
+               "spending a good card on?",
+    "middle": "The stock is going down: capture what counts, and keep what will count later.",
+    "last_draws": "A few cards are left in the stock, and the last draws decide what each hand "
+                  "will hold for the final tricks.",
+    "endgame": "The stock is gone, so you can work out your opponent's hand, and every value "
+               "is exact.",
 }
-"""The practice chapter's stages, in order: a title and one sentence each."""
+"""The practice stages, in order, each with the one sentence that introduces it."""
 
 
 def amount(value: float) -> str:
@@ -177,10 +176,7 @@ def puzzle_prompt(lead: bool, led: Card | None, top: Card | None, trump, exact: 
                   their_cards: list[Card]) -> str:
     """What the learner is asked: the trick, the exposed card, and (at the end) the other hand."""
     parts = [f"Trumps are {trump.plural}."]
-    if lead:
-        parts.append("You lead.")
-    else:
-        parts.append(f"Your opponent leads {led}.")
+    parts.append("You lead." if lead else f"Your opponent leads {led}.")
     if top is not None:
         parts.append(f"The exposed card is {card_words(top, trump)}.")
     if exact:
@@ -191,26 +187,20 @@ def puzzle_prompt(lead: bool, led: Card | None, top: Card | None, trump, exact: 
 
 
 def puzzle_title(stage: str, best: Card, rating: "Rating", trump) -> str:
-    """A short title naming the idea of a puzzle, without giving the answer away."""
+    """A short sentence naming the idea of a puzzle, without giving the answer away."""
     top = rating.top
     if stage == "opening" and top is not None:
         return f"Fight for {card_words(top, trump)}, or let it go?"
     if stage == "endgame":
-        return "Count the cards: every one is known"
-    if not rating.lead and best.suit == trump and best.rank == Rank.TWO:
-        return "A safe home for Low"
-    if top is not None and top.suit == trump:
-        return f"The exposed {card_words(top, trump)}"
-    return "Find the card that counts"
+        return "Count the cards: every one is known."
+    if top is not None and (top.suit == trump or top.value >= 4):
+        return f"What is {card_words(top, trump)} worth to you?"
+    return "Find the card that counts."
 
 
 def puzzle_feedback(picked: Card, best: Card, rating: "Rating", trump, players: int = 2) -> tuple[bool, str]:
     """Whether ``picked`` is the answer, and the sentence the learner reads after picking it."""
-    right = picked == best
-    sentence = review_comment(picked, rating, trump, players)
-    if right:
-        return True, sentence
-    return False, sentence
+    return picked == best, review_comment(picked, rating, trump, players)
 
 
 # -- calijack review: the terminal's account -------------------------------------------------

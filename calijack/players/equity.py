@@ -114,15 +114,15 @@ class MatchObjective:
     ``points`` is :func:`calijack.core.award_points`' answer, in counting order.
     """
 
-    __slots__ = ("rules", "scores", "me", "_memo")
+    __slots__ = ("rules", "scores", "me", "blend", "_memo")
 
-    def __init__(self, rules: Rules, scores, me: int):
-        self.rules, self.scores, self.me = rules, tuple(scores), me
+    def __init__(self, rules: Rules, scores, me: int, blend: float = TIE):
+        self.rules, self.scores, self.me, self.blend = rules, tuple(scores), me, blend
         self._memo: dict = {}
 
     def __call__(self, points: dict, pips) -> float:
         """The chance of winning the match once this deal's ``points`` are counted in order
-        (plus the deal's own objective at :data:`TIE` weight)."""
+        (plus the deal's own objective at weight ``blend``)."""
         owners = tuple(points.values())
         value = self._memo.get(owners)
         if value is None:
@@ -130,4 +130,4 @@ class MatchObjective:
             value = (float(winner == self.me) if winner is not None
                      else equity(self.rules, after)[self.me])
             self._memo[owners] = value
-        return value + TIE * utility(points, pips, self.me, len(pips))
+        return value + self.blend * utility(points, pips, self.me, len(pips))

@@ -25,7 +25,7 @@ from ..cards import DECK
 from ..view import View
 from .base import Decision, Knowledge
 from .heuristic import Stakes, keeps_low, rule_of_thumb, stakes
-from .equity import MatchObjective, near_target
+from .equity import TIE, MatchObjective, near_target
 from .solver import Solver, utility
 from .worlds import World, sample
 
@@ -88,7 +88,8 @@ class SearchPlayer:
     name = "search"
 
     def __init__(self, samples: int | None = None, time_limit: float | None = None,
-                 epsilon: float = 0.1, solve_cards: int = SOLVE_CARDS, match_aware: bool = True):
+                 epsilon: float = 0.1, solve_cards: int = SOLVE_CARDS, match_aware: bool = True,
+                 match_sampled: bool = True, match_blend: float = TIE):
         if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
             raise ValueError(f"samples must be a whole number of at least 1, not {samples!r}")
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
@@ -97,7 +98,7 @@ class SearchPlayer:
             samples = DEFAULT_SAMPLES
         self.samples, self.time_limit = samples, time_limit
         self.epsilon, self.solve_cards = epsilon, solve_cards
-        self.match_aware = bool(match_aware)
+        self.match_aware, self.match_sampled, self.match_blend = bool(match_aware), bool(match_sampled), match_blend
         self.last_stats: dict = {}
 
     def __repr__(self) -> str:
@@ -117,13 +118,13 @@ class SearchPlayer:
         score = self._objective(view)
         if k.stock_count == 0 and (k.players == 2 or cards_left <= self.solve_cards):
             return self._endgame(view, k, moves, preferred, rng, start, score)
-        return self._sampled(view, k, moves, preferred, rng, start, score)
+        return self._sampled(view, k, moves, preferred, rng, start, score if self.match_sampled else None)
 
     # -- helpers ------------------------------------------------------------------------------
     def _objective(self, view: View):
         """The match objective near the target (when the score is known), else ``None`` (match points)."""
         if self.match_aware and near_target(view.rules, view.scores):
-            return MatchObjective(view.rules, view.scores, view.seat)
+            return MatchObjective(view.rules, view.scores, view.seat, self.match_blend)
         return None
 
     def _preferred(self, view: View, k: Knowledge) -> int:
