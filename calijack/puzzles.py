@@ -155,15 +155,14 @@ def derive(seed: int, plays: int) -> State:
 
 
 def theme(state: State, rating: Rating, answer: str) -> str:
-    """What a puzzle turns on: "fight" (only the answer wins the trick), "let_go" (only it loses
-    the trick), or "count" (the trick goes the same way: what counts is which card you keep)."""
+    """What a puzzle turns on, against the runner-up: "fight" (the answer wins the trick, the
+    runner-up does not), "let_go" (the other way round), or "count" (the trick goes the same
+    way: what counts is which card you keep)."""
     best = parse_card(answer)
-    gaps = [rating.outcomes[best].wins_trick - rating.outcomes[c].wins_trick for c in rating.values if c != best]
-    if all(g >= 0.5 for g in gaps):
-        return "fight"
-    if all(g <= -0.5 for g in gaps):
-        return "let_go"
-    return "count"
+    values = rating.values
+    runner = max((c for c in values if c != best), key=lambda c: (values[c], -c.index))
+    gap = rating.outcomes[best].wins_trick - rating.outcomes[runner].wins_trick
+    return "fight" if gap >= 0.5 else "let_go" if gap <= -0.5 else "count"
 
 
 # How many puzzles of each theme a stage wants (the rest: any theme), so that the chapter
@@ -214,6 +213,8 @@ def find(per_stage: int = 6, first_seed: int = 0, say=print, stages=None) -> lis
             seed += 1
             if seed in used:
                 continue
+            if (seed - first_seed) % 100 == 0:
+                say(f"{stage}: {found} found in {seed - first_seed} seeds")
             for state in _candidates(seed, stage):
                 sample_seed = seed * 100 + len(state.plays)
                 exact = exact_position(state)
@@ -221,6 +222,10 @@ def find(per_stage: int = 6, first_seed: int = 0, say=print, stages=None) -> lis
                     screen = rate(state, SCREEN, random.Random(f"screen/{sample_seed}"))
                     best = max(screen.values.values())
                     if sorted(screen.values.values())[-2] > best - 0.4:
+                        continue
+                    # A first look at the theme too: the full rating is the costly part.
+                    guess = max(screen.values, key=lambda c: (screen.values[c], -c.index)).code
+                    if not _fits(stage, state, screen, guess, kinds, seed - first_seed, per_stage):
                         continue
                 plays = len(state.plays)
                 puzzle = Puzzle(len(puzzles) + 1, stage, seed, plays, deal_record(state), "",

@@ -51,18 +51,27 @@ def _they(players: int) -> str:
     return "your opponent" if players == 2 else "another player"
 
 
-def _trick_phrase(card: Card, mine: "Outcome", other: "Outcome", rating: "Rating") -> str:
-    """What ``card`` does to the trick that the other card does not (or "")."""
+def _exposed(top: Card, trump) -> str:
+    """The exposed card in a sentence: "the exposed trump two", "the exposed 10♠"."""
+    return f"the exposed trump {top.rank.word}" if top.suit == trump else f"the exposed {top}"
+
+
+def _trick_phrase(card: Card, other_card: Card, rating: "Rating", trump) -> str:
+    """What ``card`` does to the trick that ``other_card`` does not (or ""); when the trick goes
+    the same way, that it keeps ``other_card`` (a trump or a counting card) for later."""
+    mine, other = rating.outcomes[card], rating.outcomes[other_card]
     gap = mine.wins_trick - other.wins_trick
     if gap >= 0.5:
         verb = "keeps the lead" if rating.lead else "wins the trick"
         if rating.top is not None:
-            return f"{verb} and draws the exposed {rating.top}"
+            return f"{verb} and draws {_exposed(rating.top, trump)}"
         return verb if rating.lead else f"{verb} and takes the lead"
     if gap <= -0.5:
         if rating.top is not None:
-            return f"lets this trick go, and the exposed {rating.top} with it"
+            return f"lets this trick go, and {_exposed(rating.top, trump)} with it"
         return "lets this trick go"
+    if other_card.suit == trump or other_card.value:
+        return f"keeps {card_words(other_card, trump)} for later"
     return ""
 
 
@@ -109,7 +118,7 @@ def review_comment(played: Card, rating: "Rating", trump, players: int = 2) -> s
     loss = rating.loss(played)
     if played in best:
         runner = max((c for c in shown if c not in best), key=lambda c: (shown[c], -c.index))
-        trick = _trick_phrase(played, rating.outcomes[played], rating.outcomes[runner], rating)
+        trick = _trick_phrase(played, runner, rating, trump)
         points = _points_phrase(rating.outcomes[played], rating.outcomes[runner], runner, rating, players)
         if trick:
             return f"{played} is the best card: it {trick}" + (f", and {points}." if points else ".")
@@ -119,7 +128,7 @@ def review_comment(played: Card, rating: "Rating", trump, players: int = 2) -> s
     top = best[0]
     if loss < 0.5:
         return f"{played} is close to the best: {top} is worth {amount(loss)} more on average."
-    trick = _trick_phrase(top, rating.outcomes[top], rating.outcomes[played], rating)
+    trick = _trick_phrase(top, played, rating, trump)
     points = _points_phrase(rating.outcomes[top], rating.outcomes[played], played, rating, players)
     cost = f"{played} costs {amount(loss)}"
     if trick:

@@ -10,6 +10,7 @@ function render({ model, el }) {
   el.classList.add("cj-board");
   const section = document.createElement("section");
   section.setAttribute("aria-label", "Review of your plays");
+  section.tabIndex = -1; // takes the focus when a review arrives, so Tab goes on to its buttons
   const defs = document.createElement("div");
   const summary = document.createElement("p");
   summary.className = "cj-board-summary";
@@ -70,6 +71,7 @@ function render({ model, el }) {
     summary.textContent = model.get("summary");
     el.hidden = steps.length === 0;
     if (steps !== drawn.steps) {
+      const arriving = steps.length > 0 && !(drawn.steps && drawn.steps.length);
       strip.replaceChildren(...steps.map((step, k) => {
         const item = document.createElement("li");
         const chip = document.createElement("button");
@@ -83,6 +85,12 @@ function render({ model, el }) {
         return item;
       }));
       drawn.steps = steps;
+      if (arriving) {
+        // The learner asked for it: bring the review into view and the keyboard with it.
+        const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+        section.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+        section.focus({ preventScroll: true });
+      }
     }
     const index = Math.max(0, Math.min(steps.length - 1, model.get("index")));
     const step = steps[index];
