@@ -53,8 +53,9 @@ def review_step_html(view: View, rating, played: Card, comment: str, *, trick: i
     else:
         badge = f'<span class="cj-badge cj-badge-close">Close: {esc(amount(loss))} behind</span>'
     line = value_line(played, rating.shown[played], top, rating.shown[top], rating.exact)
+    who = "you" if names[view.seat] == "You" else names[view.seat]
     head = (f'<p class="cj-review-title">Trick {trick} of {view.rules.tricks}: '
-            f'{esc(names[view.seat])} played {esc(played)} {badge}</p>'
+            f'{esc(who)} played {esc(played)} {badge}</p>'
             f'<p class="cj-review-line">{esc(line)}</p><p class="cj-review-comment">{esc(comment)}</p>')
     values = values_html(rating, played, four_color=four_color, css=False)
     table = table_html(view, names=names, four_color=four_color, css=False)
