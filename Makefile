@@ -7,12 +7,17 @@ STAMP := $(VENV)/.installed
 BOOK_PORT ?= 8000
 VOILA_PORT ?= 8866
 
-.PHONY: env chromium book test serve bench lock clean
+.PHONY: env chromium npm lite book test serve bench lock clean
 
-$(STAMP): requirements.txt pyproject.toml
+# Copied to .venv/etc/jupyter/voila.py: any `voila` of the environment reads calijack's lesson
+# settings (README: lessons for a class).
+VOILA_SETTINGS := calijack/jupyter_config/environment/voila.py
+
+$(STAMP): requirements.txt pyproject.toml $(VOILA_SETTINGS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	mkdir -p $(VENV)/etc/jupyter && cp $(VOILA_SETTINGS) $(VENV)/etc/jupyter/voila.py
 	touch $@
 
 env: $(STAMP)
@@ -24,8 +29,20 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else echo "chromium is missing: run 'sudo apt-get install chromium' (or make test as root)" >&2; exit 1; fi
 
-# The published book, built with warnings as errors.
-book: env
+# npm fetches the Pyodide runtime (npm `pyodide`) for the live lessons: Debian's package if missing.
+npm:
+	@if command -v npm >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; \
+	else echo "npm is missing: run 'sudo apt-get install npm' (or make as root)" >&2; exit 1; fi
+
+# The live lessons' static site (_build/lite): the Pyodide runtime, the kernel's wheels and
+# JupyterLite's REPL. Downloads are pinned and cached in _build/lite-cache (see lite/build_lite.py).
+lite: env npm
+	$(PY) lite/build_lite.py
+
+# The published book, built with warnings as errors (the live site is copied in as lite/).
+book: env lite
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 
 test: env chromium book

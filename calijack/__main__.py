@@ -4,38 +4,118 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
-__all__ = ["main"]
+__all__ = ["main", "load_record"]
+
+EXIT_BAD_RECORD = 1   # RECORDS.md: a record that cannot be replayed
+EXIT_NO_OUTPUT = 74   # standard output could not take the output (EX_IOERR of sysexits.h)
+
+
+class _Stop(Exception):
+    """End the command now with ``status``; whatever had to be said is said."""
+
+    def __init__(self, status: int):
+        super().__init__(status)
+        self.status = status
+
+
+class _OutputFailed(Exception):
+    """Standard output refused the output; ``reason`` is ``None`` when the reader simply left."""
+
+    def __init__(self, reason: str | None):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _tell(command: str, message: str) -> None:
+    """One line on standard error: ``calijack COMMAND: message``."""
+    if sys.stderr is None:  # started with stderr closed: the exit status alone speaks
+        return
+    try:
+        print(f"calijack {command}: {message}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+def _drop_stdout() -> None:
+    # What the failed write left in Python's buffer would fail again, noisily, at exit:
+    # point standard output at the null device so that last flush succeeds.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _write(text: str, ascii_text=None) -> None:
+    """Write ``text`` and a newline to standard output now, flushed; :class:`_OutputFailed` if it cannot.
+
+    On a terminal that cannot encode a character, ``ascii_text()`` (or backslash escapes) is
+    written instead.
+    """
+    out = sys.stdout
+    if out is None:
+        raise _OutputFailed("it is closed")
+    try:
+        try:
+            out.write(text + "\n")
+        except UnicodeEncodeError:
+            encoding = out.encoding or "ascii"
+            out.write(ascii_text() if ascii_text else
+                      (text + "\n").encode(encoding, "backslashreplace").decode(encoding))
+        out.flush()
+    except BrokenPipeError:
+        _drop_stdout()
+        raise _OutputFailed(None) from None
+    except OSError as error:
+        _drop_stdout()
+        raise _OutputFailed(error.strerror or str(error)) from None
 
 
 def _print(text: str) -> None:
-    # Suit symbols need UTF-8; fall back to escapes rather than fail on a narrow terminal.
-    try:
-        print(text)
-    except UnicodeEncodeError:
-        print(text.encode(sys.stdout.encoding or "ascii", "backslashreplace").decode(sys.stdout.encoding or "ascii"))
+    """Print text for a person (suit symbols escaped on a narrow terminal)."""
+    _write(text)
 
 
 def _print_json(data) -> None:
-    # Messages may quote a card such as "10♥"; escape it rather than fail on a narrow stdout.
+    """Print one JSON object on one line (escaped to ASCII on a narrow terminal)."""
+    _write(json.dumps(data, ensure_ascii=False), lambda: json.dumps(data) + "\n")
+
+
+def load_record(path: str, command: str, as_json: bool):
+    """Read a record file for a subcommand, or report why not and stop with status 1.
+
+    The report is RECORDS.md's: one bounded line on standard error, and with ``--json`` the
+    ``{"error": …}`` object on standard output. The status is 1 whatever becomes of
+    standard output (closed early, or full).
+    """
+    from .records import RecordError, load
+
     try:
-        print(json.dumps(data, ensure_ascii=False))
-    except UnicodeEncodeError:
-        print(json.dumps(data))
+        return load(path)
+    except RecordError as error:
+        _refuse(command, error, as_json)
+
+
+def _refuse(command: str, error, as_json: bool):
+    """Report a :class:`~calijack.records.RecordError` as RECORDS.md says, and stop with status 1."""
+    _tell(command, error.message)
+    if as_json:
+        try:
+            _print_json(error.to_json())
+        except _OutputFailed:
+            pass  # the line above already said what is wrong with the record
+    raise _Stop(EXIT_BAD_RECORD) from None
 
 
 def _replay(args) -> int:
-    from .records import RecordError, load, replay_json
+    from .records import replay_json
     from .text import replay_text
 
-    try:
-        record = load(args.file)
-    except RecordError as error:
-        print(f"calijack replay: {error.message}", file=sys.stderr)
-        if args.json:
-            _print_json(error.to_json())
-        return 1
+    record = load_record(args.file, "replay", args.json)
     if args.json:
         _print_json(replay_json(record))
     else:
@@ -45,22 +125,16 @@ def _replay(args) -> int:
 
 def _review(args) -> int:
     """``calijack review``: every play of a record rated; bad records as ``replay`` reports them."""
-    from .records import MatchRecord, RecordError, load
+    from .records import MatchRecord, RecordError
     from .review import review, review_json
     from .text_coach import review_lines
 
-    try:
-        record = load(args.file)
-        states = record.states if isinstance(record, MatchRecord) else (record,)
-        players = states[0].players
-        if args.seat is not None and not 0 <= args.seat < players:
-            raise RecordError(f"--seat must be a seat from 0 to {players - 1} for this record, not {args.seat}",
-                              seat=args.seat)
-    except RecordError as error:
-        print(f"calijack review: {error.message}", file=sys.stderr)
-        if args.json:
-            _print_json(error.to_json())
-        return 1
+    record = load_record(args.file, "review", args.json)
+    states = record.states if isinstance(record, MatchRecord) else (record,)
+    players = states[0].players
+    if args.seat is not None and not 0 <= args.seat < players:
+        _refuse("review", RecordError(f"--seat must be a seat from 0 to {players - 1} for this record, "
+                                      f"not {args.seat}", seat=args.seat), args.json)
     seats = None if args.seat is None else (args.seat,)
     reviews = [review(state, seats, samples=args.samples, seed=args.seed) for state in states]
     if args.json:
@@ -133,13 +207,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    from .text import say
+
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)
+    except _Stop as stop:
+        return stop.status
+    except _OutputFailed as failed:
+        if failed.reason is None:  # the reader left (a closed pipe, as with | head): not a fault
+            return 0
+        _tell(args.command, say("no_output", reason=failed.reason))
+        return EXIT_NO_OUTPUT
     except KeyboardInterrupt:
         print("calijack: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        _drop_stdout()
         return 0
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Iterable, Iterator
 
+from .quoting import quoted
+
 __all__ = [
     "Suit", "Rank", "Card", "CardError", "DECK", "SUIT_MASK", "FULL_MASK",
     "card_value", "cards_of", "mask_of", "parse_card", "parse_suit", "sort_cards",
@@ -200,7 +202,7 @@ def parse_suit(text: str) -> Suit:
     try:
         return _SUIT_TEXT[key]
     except KeyError:
-        raise CardError(f"{text!r} is not a suit (use S, H, D, C or ♠ ♥ ♦ ♣)") from None
+        raise CardError(f"{quoted(text)} is not a suit (use S, H, D, C or ♠ ♥ ♦ ♣)") from None
 
 
 def parse_card(text: str) -> Card:
@@ -213,7 +215,7 @@ def parse_card(text: str) -> Card:
     rank = _RANK_TEXT.get(key[:-1]) if len(key) >= 2 else None
     suit = _SUIT_TEXT.get(key[-1:]) if rank is not None else None
     if rank is None or suit is None:
-        raise CardError(f"{text!r} is not a card (write a rank then a suit, such as JH or 10♥)")
+        raise CardError(f"{quoted(text)} is not a card (write a rank then a suit, such as JH or 10♥)")
     return DECK[suit * 13 + rank]
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .rules import STANDARD, Rules
 from .scoring import DealResult
-from .state import Deal
+from .state import Deal, generator
 
 __all__ = ["Match", "MatchOver", "count_points"]
 
@@ -46,6 +46,8 @@ class Match:
     counted: tuple[tuple[str, ...], ...] = ()   # per deal, the points counted
 
     def __post_init__(self):
+        if not isinstance(self.rules, Rules):  # a dict of options is welcome; a bad one is named
+            object.__setattr__(self, "rules", Rules.of(self.rules))
         n = self.rules.players
         if isinstance(self.first_dealer, bool) or not isinstance(self.first_dealer, int) \
                 or not 0 <= self.first_dealer < n:
@@ -78,8 +80,7 @@ class Match:
                      self.counted + (counted,))
 
     @classmethod
-    def random(cls, rng: random.Random | int | None = None, rules: Rules = STANDARD) -> "Match":
+    def random(cls, rng: random.Random | int | None = None, rules: Rules | dict = STANDARD) -> "Match":
         """A new match whose first dealer is drawn at random."""
-        if not isinstance(rng, random.Random):
-            rng = random.Random(rng)
-        return cls(rules, rng.randrange(rules.players))
+        rules = Rules.of(rules)
+        return cls(rules, generator(rng).randrange(rules.players))

@@ -22,9 +22,10 @@ from .cards import Card
 from .match import Match
 from .players import PLAYERS, get_player
 from .records import MatchRecord, RecordError
-from .rules import RuleError, Rules
-from .state import Deal, State, Trick, Verdict
+from .rules import DealError, RuleError, Rules
+from .state import Deal, State, Trick, Verdict, check_seed
 from .text import Narrator, say
+from .view import check_seat
 
 __all__ = ["Session", "SessionError", "Step", "Hint", "available_opponents"]
 
@@ -78,9 +79,17 @@ def _best_available(*wanted: str) -> str:
 def _check_seed(seed: Any) -> int:
     if seed is None:
         return random.randrange(1_000_000)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise SessionError(say("bad_seed", seed=seed))
-    return seed
+    try:
+        return check_seed(seed)
+    except DealError as error:  # the engine's sentence, as the sandbox's refusal
+        raise SessionError(str(error)) from None
+
+
+def _check_seat(seat: Any, players: int) -> int:
+    try:
+        return check_seat(seat, players)
+    except DealError as error:
+        raise SessionError(str(error)) from None
 
 
 def _rules(options: Rules | Mapping[str, Any] | None) -> Rules:
@@ -106,10 +115,7 @@ class Session:
         self._hint_name = hint or _best_available("heuristic", "search", "random")
         self._hint_player = _get_player(self._hint_name)
         self._pending = _rules(rules)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._pending.players:
-            raise SessionError(f"The learner's seat must be from 0 to {self._pending.players - 1}, "
-                               f"not {seat!r}.")
-        self.seat = seat
+        self.seat = _check_seat(seat, self._pending.players)
         self.new_deal(seed)
 
     # -- what the table shows ---------------------------------------------------------------
@@ -125,8 +131,8 @@ class Session:
     finished = property(lambda self: self._state.finished, doc="True once the deal in progress is over.")
     match_before = property(lambda self: self._base, doc="The match as it stood when this deal was dealt.")
     scores = property(lambda self: self.match.scores, doc="Match points per seat (this deal once it is over).")
-    can_undo = property(lambda self: self._last_own_play() is not None,
-                        doc="True when the learner has played a card in this deal.")
+    can_undo = property(lambda self: self._last_own_play() is not None and not self.match.finished,
+                        doc="True when the learner has played a card in this deal and the match is not won.")
     can_continue = property(lambda self: self._state.finished and not self.match.finished,
                             doc="True when the deal is over and the match goes on (see :meth:`next_deal`).")
 
@@ -206,7 +212,12 @@ class Session:
                       seed=self._seed * 1000 + len(self._done))
 
     def undo(self) -> State:
-        """Go back to just before the learner's last card (the computer's replies undone too)."""
+        """Go back to just before the learner's last card (the computer's replies undone too).
+
+        A won match stays won: once a seat has reached the target, undo refuses.
+        """
+        if self.match.finished:
+            raise SessionError(self.narrator.match_over_undo(self.match.winner, self.rules.target))
         last = self._last_own_play()
         if last is None:
             raise SessionError(say("nothing_to_undo"))
@@ -221,8 +232,7 @@ class Session:
     def set_rules(self, options: Rules | Mapping[str, Any] | None) -> Rules:
         """Validate rule options for the next :meth:`new_deal` (the match in progress keeps its rules)."""
         rules = _rules(options)
-        if self.seat >= rules.players:
-            raise SessionError(say("no_seat", seat=self.seat, players=rules.players))
+        _check_seat(self.seat, rules.players)
         self._pending = rules
         return rules
 
@@ -260,14 +270,15 @@ class Session:
         """:meth:`record` as compact JSON text."""
         return records.dumps(self.record(kind))
 
-    def load(self, record: str | Mapping) -> "Session":
+    def load(self, record: str | bytes | Mapping) -> "Session":
         """Replace the game by a record's (JSON text or object), positioned after its last play.
 
         A bad record raises :class:`SessionError` saying what is wrong and changes nothing.
         The computer does not move by itself: call :meth:`advance` if it is its turn.
         """
         try:
-            read = records.loads(record) if isinstance(record, str) else records.read_record(record)
+            read = (records.loads(record) if isinstance(record, (str, bytes, bytearray))
+                    else records.read_record(record))
         except RecordError as error:
             raise SessionError(say("bad_record", error=error.message)) from None
         states = read.states if isinstance(read, MatchRecord) else (read,)
@@ -278,8 +289,8 @@ class Session:
         base = Match(rules, first)
         for state in states[:-1]:
             base = base.add(state.result())
-        text = record if isinstance(record, str) else json.dumps(record, sort_keys=True, default=str)
-        self._seed = zlib.crc32(text.encode("utf-8"))
+        text = record if isinstance(record, (str, bytes, bytearray)) else json.dumps(record, sort_keys=True, default=str)
+        self._seed = zlib.crc32(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
         self._done, self._base, self._state = tuple(states[:-1]), base, states[-1]
         self._pending = rules
         return self

@@ -7,27 +7,50 @@ against the rules; anything wrong raises :class:`RecordError`, which says what a
 from __future__ import annotations
 
 import json
+import os
+import stat
 from dataclasses import dataclass
 from typing import Any
 
 from .cards import CardError, parse_card, parse_suit
 from .match import Match
+from .quoting import LIMIT, one_line, quoted, quoted_path
 from .reasons import IllegalPlay
 from .rules import RuleError, Rules
 from .state import Deal, DealError, State
+from .text import say
 
-__all__ = ["RecordError", "MatchRecord", "load", "loads", "read_record", "deal_record",
-           "match_record", "replay_json", "dumps"]
+__all__ = ["RecordError", "MatchRecord", "load", "loads", "read_record", "read_bytes", "deal_record",
+           "match_record", "replay_json", "dumps", "MAX_RECORD_BYTES", "MAX_DEPTH"]
+
+MAX_RECORD_BYTES = 1 << 20
+"""The largest record read: 1 MiB. A match to 10 takes about 4 kB (20 kB pretty-printed)."""
+
+MAX_DEPTH = 16
+"""How deep lists and objects may nest in a record; a match record needs 5."""
+
+_NEEDED_DEPTH = 5           # record > deals > deal > hands > hand
+_MESSAGE_LIMIT = 300        # the longest message; every quoted value is bounded well below it
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a pipe (FIFO)"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
 
 
 class RecordError(ValueError):
-    """A record that cannot be read; carries where: ``trick`` (from 1), ``seat``, ``card``."""
+    """A record that cannot be read; carries where: ``trick`` (from 1), ``seat``, ``card``.
+
+    The message is one line of at most a few hundred characters and ``card`` at most 80,
+    whatever the record held: a hostile record cannot make the error large.
+    """
 
     def __init__(self, message: str, *, trick: int | None = None, seat: int | None = None,
                  card: str | None = None, deal: int | None = None):
-        self.message = f"deal {deal + 1}: {message}" if deal is not None else message
+        message = f"deal {deal + 1}: {message}" if deal is not None else message
+        self.message = one_line(message, _MESSAGE_LIMIT)
         super().__init__(self.message)
-        self.trick, self.seat, self.card = trick, seat, card
+        self.trick, self.seat = trick, seat
+        self.card = one_line(card, LIMIT) if isinstance(card, str) else None
 
     def to_json(self) -> dict:
         """The ``{"error": …}`` object of ``calijack replay --json``."""
@@ -84,7 +107,7 @@ def _cards(raw: Any, where: str, count: int | None, seat: int | None = None):
 def _check_keys(data: dict, allowed: set[str], what: str, deal: int | None = None):
     for key in data:
         if key not in allowed:
-            raise RecordError(f"unknown field {key!r} in {what} (expected: {', '.join(sorted(allowed))})",
+            raise RecordError(f"unknown field {quoted(key)} in {what} (expected: {', '.join(sorted(allowed))})",
                               deal=deal)
 
 
@@ -150,14 +173,28 @@ def _seat(data: dict, key: str, rules: Rules) -> int:
         raise RecordError(f"the record has no {key!r}")
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < rules.players:
-        raise RecordError(f"{key!r} must be a seat from 0 to {rules.players - 1}, not {json.dumps(value)}")
+        shown = "true" if value is True else "false" if value is False else quoted(value)
+        raise RecordError(f"{key!r} must be a seat from 0 to {rules.players - 1}, not {shown}")
     return value
+
+
+def _check_depth(data: Any) -> None:
+    # Walked with a list, not recursion, and stopped at the limit, so a list nested a
+    # thousand deep (or holding itself) is refused before anything recurses into it.
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        children = value.values() if isinstance(value, dict) else value
+        if depth > MAX_DEPTH:
+            raise RecordError(say("record_too_deep", limit=MAX_DEPTH, needed=_NEEDED_DEPTH))
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list, tuple)))
 
 
 def read_record(data: Any) -> State | MatchRecord:
     """A deal record gives the :class:`State` after its plays; a match record a :class:`MatchRecord`."""
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
+    _check_depth(data)
     rules = _rules(data)
     if "deals" in data:
         _check_keys(data, {"rules", "first_dealer", "deals"}, "a match record")
@@ -180,27 +217,82 @@ def read_record(data: Any) -> State | MatchRecord:
     return _deal(data, rules, _seat(data, "dealer", rules))
 
 
-def loads(text: str) -> State | MatchRecord:
-    """Read a record from JSON text."""
+def loads(text: str | bytes) -> State | MatchRecord:
+    """Read a record from JSON text (bytes are read as UTF-8); a leading byte-order mark is allowed."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise RecordError(say("record_not_text", kind=type(text).__name__))
+    if len(text) > MAX_RECORD_BYTES:  # characters, or bytes: either way before any work
+        raise RecordError(say("record_text_too_big", size=len(text), limit=MAX_RECORD_BYTES,
+                              unit="characters" if isinstance(text, str) else "bytes"))
+    if not isinstance(text, str):
+        text = _decode(bytes(text), "the record")
+    text = text.removeprefix("\ufeff")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
-    except (ValueError, RecursionError) as error:  # a number too long to read, nesting too deep
+    except RecursionError:
+        raise RecordError(say("record_too_deep", limit=MAX_DEPTH, needed=_NEEDED_DEPTH)) from None
+    except ValueError as error:  # a number too long to read
         raise RecordError(f"not valid JSON: {str(error).split(':')[0]}") from None
     return read_record(data)
 
 
-def load(path) -> State | MatchRecord:
-    """Read a record file."""
+def _decode(data: bytes, what: str) -> str:
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        offset = error.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        raise RecordError(say("record_not_utf8", what=what, byte=data[offset], offset=offset)) from None
+
+
+def _refuse_odd_file(mode: int, path: str) -> None:
+    for test, kind in _KINDS:
+        if test(mode):
+            raise RecordError(say("record_not_file", path=path, kind=kind))
+    if not stat.S_ISREG(mode):
+        raise RecordError(say("record_not_file", path=path, kind="not a file"))
+
+
+def read_bytes(path) -> bytes:
+    """The bytes of a record file, or :class:`RecordError`: only a regular file of at most
+    :data:`MAX_RECORD_BYTES` is read (a pipe, ``/dev/zero`` or a directory is refused, never waited on)."""
+    try:
+        name = quoted_path(os.fsdecode(path))
+    except TypeError:
+        raise RecordError(say("record_unreadable", path=quoted(path), reason="that is not a file name")) from None
+    fd = None
+    try:
+        # Look before opening: opening a pipe waits for a writer, and a device may act on open.
+        _refuse_odd_file(os.stat(path).st_mode, name)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+                     | getattr(os, "O_BINARY", 0))
+        info = os.fstat(fd)  # the file opened, which may not be the one looked at
+        _refuse_odd_file(info.st_mode, name)
+        if info.st_size > MAX_RECORD_BYTES:
+            raise RecordError(say("record_too_big", path=name, size=f"{info.st_size:,}", limit=MAX_RECORD_BYTES))
+        with os.fdopen(fd, "rb") as f:
+            fd = None
+            data = f.read(MAX_RECORD_BYTES + 1)  # a file that grew is still bounded
+    except RecordError:
+        raise
     except OSError as error:
-        raise RecordError(f"cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not UTF-8 text") from None
-    return loads(text)
+        raise RecordError(say("record_unreadable", path=name, reason=error.strerror or "it cannot be read")) from None
+    except ValueError:  # a NUL character in the name
+        raise RecordError(say("record_unreadable", path=name, reason="a file name cannot hold a NUL character")) from None
+    finally:
+        if fd is not None:
+            os.close(fd)
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(say("record_too_big", path=name, size=f"more than {MAX_RECORD_BYTES:,}",
+                              limit=MAX_RECORD_BYTES))
+    return data
+
+
+def load(path) -> State | MatchRecord:
+    """Read a record file (see :func:`read_bytes` for which files are read)."""
+    data = read_bytes(path)
+    return loads(_decode(data, quoted_path(os.fsdecode(path))))
 
 
 # -- writing -------------------------------------------------------------------------------

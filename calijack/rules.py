@@ -9,11 +9,21 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping
 
-__all__ = ["Rules", "RuleError", "OPTIONS", "STANDARD"]
+from .quoting import quoted
+
+__all__ = ["Rules", "RuleError", "DealError", "OPTIONS", "STANDARD"]
 
 
 class RuleError(ValueError):
     """An unknown rule option, or a value the option does not take."""
+
+
+class DealError(ValueError):
+    """Cards that do not make a valid deal (wrong counts, a repeated card), or a seat not at the table.
+
+    It lives beside :class:`RuleError`, below the view and the state, so every layer that
+    takes a seat can refuse one the same way; :mod:`calijack.state` re-exports it.
+    """
 
 
 @dataclass(frozen=True)
@@ -87,10 +97,10 @@ def _check(name: str, value: Any) -> Any:
     option = OPTIONS.get(name)
     if option is None:
         known = ", ".join(OPTIONS)
-        raise RuleError(f"unknown rule option {name!r} (known options: {known})")
+        raise RuleError(f"unknown rule option {quoted(name)} (known options: {known})")
     if name == "target":
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise RuleError(f"rule option 'target' must be a whole number of at least 1, not {value!r}")
+            raise RuleError(f"rule option 'target' must be a whole number of at least 1, not {quoted(value)}")
         return value
     # Booleans and ints are compared by type too, so 1 is not taken for True.
     for allowed in option.values:
@@ -98,7 +108,7 @@ def _check(name: str, value: Any) -> Any:
             return value
     choices = ", ".join(repr(v).replace("False", "false").replace("True", "true") if isinstance(v, bool)
                         else repr(v) for v in option.values)
-    raise RuleError(f"rule option {name!r} cannot be {value!r} (choose one of {choices})")
+    raise RuleError(f"rule option {name!r} cannot be {quoted(value)} (choose one of {choices})")
 
 
 @dataclass(frozen=True)
@@ -137,11 +147,18 @@ class Rules:
     def from_dict(cls, options: Mapping[str, Any] | None = None, **more: Any) -> "Rules":
         """Rules from option names and values; anything left out is standard."""
         if options is not None and not isinstance(options, Mapping):
-            raise RuleError(f"rules must be an object of option names and values, not {type(options).__name__}")
+            raise RuleError(f"rules must be a Rules or a dict of option names and values, "
+                            f"not {type(options).__name__}")
         merged = {**(options or {}), **more}
         for name, value in merged.items():
             _check(name, value)
         return cls(**merged)
+
+    @classmethod
+    def of(cls, options: "Rules | Mapping[str, Any] | None") -> "Rules":
+        """Rules from what an API was given: a :class:`Rules` as it is, a dict of options
+        validated (:class:`RuleError` names a bad one), ``None`` the standard profile."""
+        return options if isinstance(options, Rules) else cls.from_dict(options)
 
     def to_dict(self) -> dict[str, Any]:
         """Only the options that differ from the standard profile, as a record stores them."""

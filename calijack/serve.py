@@ -1,17 +1,19 @@
-"""Serve the built book and the Voilà lessons, on this machine only (127.0.0.1).
+"""Serve the built book and the Voilà lessons, on this machine only (127.0.0.1) by default.
 
     python -m calijack.serve --book _build/html --book-port 8000 --voila-port 8866
 
 - The book: the static site in ``--book`` over a threaded HTTP server.
-- The lessons: Voilà over the ``--notebooks`` folder (tree mode), with a pool of pre-heated
-  kernels for every notebook in it (Voilà 0.5 pre-heats each notebook found under its root
-  folder when it is given a folder), idle kernels culled, and calijack's Voilà template,
-  which loads nothing from another host.
+- The lessons: Voilà over the ``--notebooks`` folder (tree mode), run with calijack's Voilà
+  configuration (``calijack/jupyter_config/voila.py``: its template, which loads nothing from
+  another host; the Host check; no tracebacks; timeouts; the kernel rules of
+  ``calijack.classroom``). This module adds what a class needs: pre-heated kernels (more for
+  the sandbox, ``--sandbox-pool``), a cap on lesson pages (``--max-learners``), idle limits,
+  a token (``--token``) and, with both a token and a name, the network (``--listen``).
 
 Ctrl-C (or SIGTERM) stops both; Voilà shuts its kernels down first.
 
 The helpers :func:`voila_command` and :func:`voila_env` are the one place that says how
-calijack runs Voilà; the browser tests use them too.
+calijack runs Voilà; the browser tests and the benchmarks use them too.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import contextlib
 import functools
 import http.server
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -32,27 +35,36 @@ from collections.abc import Sequence
 from pathlib import Path
 
 HOST = "127.0.0.1"
+# calijack's Voilà configuration (calijack/jupyter_config/voila.py): its template, the Host
+# check, no tracebacks, the timeouts, the kernel cap and the idle limits. Voilà finds it on
+# JUPYTER_CONFIG_PATH; the repository's top-level voila.py loads it too.
+JUPYTER_CONFIG = Path(__file__).resolve().parent / "jupyter_config"
 # calijack's Voilà template (calijack/jupyter_data/voila/templates/calijack): the "lab"
-# template without its links to cdn.jsdelivr.net (Font Awesome, which Voilà also bundles).
+# template without its links to cdn.jsdelivr.net, with the "lessons are full" page and the
+# "lost its connection" notice.
 JUPYTER_DATA = Path(__file__).resolve().parent / "jupyter_data"
-VOILA_TEMPLATE = "calijack"
-# JupyterLab extensions installed in the environment that Voilà must not load in its page:
-# jupyterlab-jupytext (comes with jupytext) throws "The getter for the shared module is not
-# a function" (@jupyterlab/docmanager is not shared by Voilà's front end). It is a JupyterLab
-# editor extension and has nothing to do in a lesson.
-VOILA_EXTENSION_DENYLIST = ("jupyterlab-jupytext",)
 # A static file of Voilà's front end: it answers (HEAD) as soon as Voilà listens, without
 # starting a kernel.
 VOILA_PROBE = "voila/static/voila.js"
+# The sandbox lesson: it has its own pool of pre-heated kernels (--sandbox-pool).
+SANDBOX = "07_sandbox.ipynb"
 
 
-def voila_env(base: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment for a Voilà process: calijack's template folder first on JUPYTER_PATH."""
+def _prepend(env: dict[str, str], name: str, folder: Path) -> None:
+    paths = [p for p in env.get(name, "").split(os.pathsep) if p]
+    if str(folder) not in paths:
+        env[name] = os.pathsep.join([str(folder), *paths])
+
+
+def voila_env(base: dict[str, str] | None = None, token: str | None = None) -> dict[str, str]:
+    """The environment for a Voilà process: calijack's configuration first on
+    JUPYTER_CONFIG_PATH, its template folder first on JUPYTER_PATH, and the token if any
+    (in the environment, not on the command line, where other users of the machine see it)."""
     env = dict(os.environ if base is None else base)
-    paths = [str(JUPYTER_DATA)]
-    if env.get("JUPYTER_PATH"):
-        paths.append(env["JUPYTER_PATH"])
-    env["JUPYTER_PATH"] = os.pathsep.join(paths)
+    _prepend(env, "JUPYTER_CONFIG_PATH", JUPYTER_CONFIG)
+    _prepend(env, "JUPYTER_PATH", JUPYTER_DATA)
+    if token:
+        env["JUPYTER_TOKEN"] = token
     env.setdefault("PYTHONUNBUFFERED", "1")
     return env
 
@@ -62,16 +74,26 @@ def voila_command(
     port: int,
     *,
     pool_size: int = 0,
-    cull_idle_timeout: int = 0,
-    cull_interval: int = 60,
+    pool_sizes: dict[str, int] | None = None,
+    max_learners: int | None = None,
+    cull_idle_timeout: int | None = None,
+    cull_connected_timeout: int | None = None,
+    cull_interval: int | None = None,
+    host_names: Sequence[str] = (),
+    ip: str = HOST,
     log_level: str | None = None,
     extra_args: Sequence[str] = (),
 ) -> list[str]:
-    """The command line running Voilà on ``target`` (a notebook or a folder) on 127.0.0.1.
+    """The command line running Voilà on ``target`` (a notebook or a folder) on ``ip``
+    (127.0.0.1 unless told otherwise).
 
-    ``pool_size`` > 0 pre-heats that many kernels per notebook (``--preheat_kernel``);
-    ``cull_idle_timeout`` > 0 (seconds) shuts down kernels idle that long, checked every
-    ``cull_interval`` seconds. The port is fixed (no silent fallback to another one).
+    Everything else comes from calijack's Voilà configuration (run it with :func:`voila_env`);
+    an option left ``None`` keeps the configuration's value. ``pool_size`` > 0 pre-heats that
+    many kernels per notebook, ``pool_sizes`` names lessons with pools of their own (either
+    turns pre-heating on); ``max_learners`` caps the lesson pages served at once;
+    ``cull_idle_timeout`` and ``cull_connected_timeout`` (seconds) shut down idle kernels with
+    no page, and with a page still connected; ``host_names`` are names besides localhost that
+    the Host check lets through. The port is fixed (no silent fallback to another one).
     """
     cmd = [
         sys.executable,
@@ -79,25 +101,24 @@ def voila_command(
         "voila",
         str(target),
         "--no-browser",
-        f"--Voila.ip={HOST}",
+        f"--Voila.ip={ip}",
         f"--port={port}",
         "--Voila.port_retries=0",
-        f"--template={VOILA_TEMPLATE}",
-        # Folder mode: the server-rendered lesson list (calijack's tree.html), not the
-        # JupyterLab one, which loads the widget manager without a kernel and logs errors.
-        "--VoilaConfiguration.classic_tree=True",
-        *(f"--VoilaConfiguration.extension_denylist={name}" for name in VOILA_EXTENSION_DENYLIST),
-        # Cells tagged "book-only" (the static book's precomputed previews) are not even run:
-        # the template hides them, and running them would cost a lesson hundreds of widget models.
-        "--VoilaExecutor.skip_cells_with_tag=book-only",
     ]
-    if pool_size > 0:
-        cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}"]
-    if cull_idle_timeout > 0:
-        cmd += [
-            f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout}",
-            f"--MappingKernelManager.cull_interval={cull_interval}",
-        ]
+    pools = {name: size for name, size in (pool_sizes or {}).items() if size >= 0}
+    if pool_size > 0 or any(pools.values()):
+        cmd += ["--preheat_kernel=True", f"--pool_size={max(pool_size, 0)}"]
+        cmd += [f"--LessonKernelManager.pool_sizes={name}={size}" for name, size in pools.items()]
+    settings = {
+        "LessonKernelManager.max_learners": max_learners,
+        "MappingKernelManager.cull_idle_timeout": cull_idle_timeout,
+        "LessonKernelManager.cull_connected_timeout": cull_connected_timeout,
+        "MappingKernelManager.cull_interval": cull_interval,
+    }
+    cmd += [f"--{name}={value}" for name, value in settings.items() if value is not None]
+    if host_names:  # the configuration's Host check, with more names (a Python literal)
+        settings_ = {"allow_remote_access": False, "local_hostnames": ["localhost", *host_names]}
+        cmd.append(f"--Voila.tornado_settings={settings_!r}")
     if log_level:
         cmd.append(f"--Voila.log_level={log_level}")
     cmd += list(extra_args)
@@ -144,6 +165,10 @@ def stop_process_group(process: subprocess.Popen, timeout: float = 20) -> None:
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    # The live lessons' Python (lite/) needs these two right on any host (see the README).
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".mjs": "text/javascript"}
+
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
         pass
 
@@ -153,7 +178,8 @@ def _fail(message: str, code: int = 2) -> int:
     return code
 
 
-def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The options of ``python -m calijack.serve``."""
     parser = argparse.ArgumentParser(
         prog="python -m calijack.serve",
         description="Serve the built book and the Voilà lessons on 127.0.0.1.",
@@ -164,20 +190,89 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--notebooks", type=Path, default=Path("notebooks"),
                         help="the lessons folder served by Voilà (default: notebooks)")
     parser.add_argument("--voila-port", type=int, default=8866)
-    parser.add_argument("--pool-size", type=int, default=1,
-                        help="pre-heated kernels kept ready per notebook (0: no pre-heating)")
-    parser.add_argument("--cull-idle-timeout", type=int, default=1800,
-                        help="seconds after which an idle kernel is shut down (0: never)")
-    parser.add_argument("--cull-interval", type=int, default=60,
-                        help="seconds between checks for idle kernels")
-    parser.add_argument("--voila-log-level", default="WARN",
-                        help="Voilà's log level (default: WARN; INFO shows every kernel)")
+    lessons = parser.add_argument_group("the lessons (Voilà)")
+    lessons.add_argument("--pool-size", type=int, default=1,
+                         help="pre-heated kernels kept ready for each lesson (default 1; 0: none)")
+    lessons.add_argument("--sandbox-pool", type=int, default=3,
+                         help=f"pre-heated kernels kept ready for the sandbox ({SANDBOX}); for a "
+                              "class, about the number of learners (default 3)")
+    lessons.add_argument("--max-learners", type=int, default=40,
+                         help="lesson pages served at once; past this a newcomer is asked to "
+                              "try again in a minute (default 40; 0: no limit)")
+    lessons.add_argument("--cull-idle-timeout", type=int, default=600,
+                         help="seconds after which an idle kernel with no page open is shut "
+                              "down (default 600; 0: never)")
+    lessons.add_argument("--cull-connected-timeout", type=int, default=3600,
+                         help="seconds after which an idle kernel is shut down although its "
+                              "page is still open (default 3600; 0: never)")
+    lessons.add_argument("--cull-interval", type=int, default=60,
+                         help="seconds between checks for idle kernels")
+    lessons.add_argument("--token", nargs="?", const="", default=None, metavar="TOKEN",
+                         help="ask for a token before any lesson (a shared machine, a network): "
+                              "TOKEN, or $JUPYTER_TOKEN, or a random one; the lesson links "
+                              "printed carry it")
+    lessons.add_argument("--listen", default=HOST, metavar="ADDRESS",
+                         help="address the lessons listen on (default 127.0.0.1: this machine "
+                              "only); any other address needs --token and --host-name")
+    lessons.add_argument("--host-name", action="append", default=[], metavar="NAME",
+                         help="a name learners use to reach this machine (repeatable); other "
+                              "Host headers are refused (403)")
+    lessons.add_argument("--voila-log-level", default="WARN",
+                         help="Voilà's log level (default: WARN; INFO shows every kernel)")
     parser.add_argument("--startup-timeout", type=float, default=120)
     return parser.parse_args(argv)
 
 
+def lessons_command(args: argparse.Namespace) -> list[str]:
+    """The Voilà command ``main`` runs for the lessons, from its parsed options (the load
+    benchmark starts the same server)."""
+    return voila_command(
+        args.notebooks.resolve(),
+        args.voila_port,
+        pool_size=max(args.pool_size, 0),
+        pool_sizes={SANDBOX: max(args.sandbox_pool, 0)},
+        max_learners=max(args.max_learners, 0),
+        cull_idle_timeout=max(args.cull_idle_timeout, 0),
+        cull_connected_timeout=max(args.cull_connected_timeout, 0),
+        cull_interval=max(args.cull_interval, 1),
+        host_names=args.host_name,
+        ip=args.listen,
+        log_level=args.voila_log_level,
+    )
+
+
+def lessons_token(args: argparse.Namespace) -> str | None:
+    """The token the lessons ask for: --token's value, else $JUPYTER_TOKEN, else a random one;
+    None without --token."""
+    if args.token is None:
+        return None
+    return args.token or os.environ.get("JUPYTER_TOKEN") or secrets.token_urlsafe(18)
+
+
+def _check_listen(args: argparse.Namespace) -> str | None:
+    """Why the lessons may not listen where asked (None: they may)."""
+    if args.listen in (HOST, "localhost", "::1"):
+        return None
+    if args.token is None:
+        return (f"--listen {args.listen} opens the lessons to the network: add --token, so only "
+                "learners given the link get in.")
+    if not args.host_name:
+        return (f"--listen {args.listen}: add --host-name with the name learners type to reach "
+                "this machine (requests naming another host are refused).")
+    return None
+
+
+def _lessons_summary(args: argparse.Namespace) -> str:
+    pools = f"{args.sandbox_pool} pre-heated kernel(s) for the sandbox, {args.pool_size} per other lesson"
+    cap = f"at most {args.max_learners} pages at once" if args.max_learners > 0 else "no page limit"
+    cull = (f"idle kernels stopped after {args.cull_idle_timeout} s, {args.cull_connected_timeout} s "
+            "with the page open" if args.cull_idle_timeout > 0 else "no idle culling")
+    return f"Voilà; {pools}; {cap}; {cull}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parse(argv)
+    """Serve the book and the lessons until Ctrl-C."""
+    args = parse_args(argv)
     book = args.book.resolve()
     if not (book / "index.html").is_file():
         return _fail(
@@ -187,6 +282,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     notebooks = args.notebooks.resolve()
     if not notebooks.is_dir():
         return _fail(f"the lessons folder {notebooks} does not exist.")
+    refused = _check_listen(args)
+    if refused:
+        return _fail(refused)
     lessons = sorted(
         p.relative_to(notebooks).as_posix()
         for p in notebooks.rglob("*.ipynb")
@@ -209,18 +307,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
 
-    cmd = voila_command(
-        notebooks,
-        args.voila_port,
-        pool_size=max(args.pool_size, 0),
-        cull_idle_timeout=max(args.cull_idle_timeout, 0),
-        cull_interval=max(args.cull_interval, 1),
-        log_level=args.voila_log_level,
-    )
+    token = lessons_token(args)
     # Own session: the terminal's Ctrl-C reaches only us; we stop Voilà with SIGTERM, on
     # which it shuts its kernels down.
-    voila = subprocess.Popen(cmd, cwd=notebooks, env=voila_env(), start_new_session=True,
-                             stdin=subprocess.DEVNULL)
+    voila = subprocess.Popen(lessons_command(args), cwd=notebooks, env=voila_env(token=token),
+                             start_new_session=True, stdin=subprocess.DEVNULL)
     book_thread.start()
     code = 0
     try:
@@ -233,15 +324,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _fail(f"Voilà did not answer on {voila_url} within "
                          f"{args.startup_timeout:.0f} s.", 1)
         book_url = f"http://{HOST}:{book_server.server_address[1]}/"
-        pool = (f"{args.pool_size} pre-heated kernel(s) per lesson" if args.pool_size > 0
-                else "no pre-heated kernels")
-        cull = (f"idle kernels stopped after {args.cull_idle_timeout} s"
-                if args.cull_idle_timeout > 0 else "no idle culling")
-        print("\ncalijack is being served on this machine only:\n", flush=True)
+        public = f"http://{args.host_name[0]}:{args.voila_port}/" if args.listen != HOST else voila_url
+        query = f"?token={token}" if token else ""
+        where = "on this machine only" if args.listen == HOST else f"on {args.listen}"
+        print(f"\ncalijack is being served {where}:\n", flush=True)
         print(f"  The book:     {book_url}")
-        print(f"  The lessons:  {voila_url}   (Voilà; {pool}; {cull})")
+        print(f"  The lessons:  {public}{query}")
+        print(f"                ({_lessons_summary(args)})")
         for name in lessons:
-            print(f"                {voila_url}voila/render/{name}")
+            print(f"                {public}voila/render/{name}{query}")
         if not lessons:
             print(f"                (no notebooks in {notebooks} yet)")
         print("\nPress Ctrl-C to stop both.\n", flush=True)

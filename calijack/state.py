@@ -14,15 +14,29 @@ from typing import Iterable, Sequence
 from . import core, reasons
 from .cards import DECK, Card, CardError, Suit, cards_of, mask_of, parse_card, parse_suit, sort_cards
 from .reasons import IllegalPlay, Verdict
-from .rules import STANDARD, Rules
+from .rules import STANDARD, DealError, Rules
 from .scoring import DealResult, score
-from .view import View, view as view_of
+from .text import say
+from .view import View, check_seat, view as view_of
 
-__all__ = ["Deal", "State", "Trick", "Verdict", "IllegalPlay", "DealError"]
+__all__ = ["Deal", "State", "Trick", "Verdict", "IllegalPlay", "DealError", "SEED_LIMIT", "check_seed", "generator"]
+
+SEED_LIMIT = 2 ** 63
+"""Seeds are whole numbers from 0 up to, not including, this (they fit a signed 64-bit integer)."""
 
 
-class DealError(ValueError):
-    """Cards that do not make a valid deal (wrong counts, a repeated or missing card)."""
+def check_seed(seed: int) -> int:
+    """``seed`` if it is a whole number from 0 to ``SEED_LIMIT - 1``, else :class:`DealError` saying so."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise DealError(say("bad_seed", largest=SEED_LIMIT - 1, seed=seed))
+    return seed
+
+
+def generator(rng: random.Random | int | None) -> random.Random:
+    """``rng`` itself if it is a ``random.Random``, else a generator seeded by it (``None``: unseeded)."""
+    if isinstance(rng, random.Random):
+        return rng
+    return random.Random(None if rng is None else check_seed(rng))
 
 
 @dataclass(frozen=True)
@@ -37,6 +51,8 @@ class Deal:
     stock_index: tuple[int, ...] = field(init=False, repr=False, compare=False)  # card indices
 
     def __post_init__(self):
+        if not isinstance(self.rules, Rules):  # a dict of options is welcome; a bad one is named
+            object.__setattr__(self, "rules", Rules.of(self.rules))
         object.__setattr__(self, "stock_index", tuple(c.index for c in self.stock))
         n = self.rules.players
         if isinstance(self.dealer, bool) or not isinstance(self.dealer, int) or not 0 <= self.dealer < n:
@@ -56,8 +72,9 @@ class Deal:
 
     @classmethod
     def from_cards(cls, hands: Sequence[Iterable[Card | str]], stock: Iterable[Card | str],
-                   dealer: int = 0, rules: Rules = STANDARD, trump: Suit | str | None = None) -> "Deal":
+                   dealer: int = 0, rules: Rules | dict = STANDARD, trump: Suit | str | None = None) -> "Deal":
         """A deal from explicit cards (strings are parsed); trump from the stock unless cut."""
+        rules = Rules.of(rules)
         hands_t = tuple(tuple(parse_card(c) for c in hand) for hand in hands)
         stock_t = tuple(parse_card(c) for c in stock)
         if rules.trump_cut:
@@ -74,19 +91,21 @@ class Deal:
         return cls(rules, dealer, hands_t, stock_t, suit)
 
     @classmethod
-    def random(cls, rng: random.Random | int | None = None, rules: Rules = STANDARD,
+    def random(cls, rng: random.Random | int | None = None, rules: Rules | dict = STANDARD,
                dealer: int | None = None) -> "Deal":
-        """A shuffled deal; pass a seeded ``random.Random`` (or a seed) to reproduce it."""
-        if not isinstance(rng, random.Random):
-            rng = random.Random(rng)
+        """A shuffled deal; pass a seeded ``random.Random`` (or a seed, see :func:`check_seed`) to reproduce it."""
+        rules = Rules.of(rules)
+        rng = generator(rng)
         if dealer is None:
             dealer = rng.randrange(rules.players)
         hands, stock, trump = core.deal_cards(rng, rules)
         return cls(rules, dealer, tuple(tuple(DECK[i] for i in h) for h in hands),
                    tuple(DECK[i] for i in stock), Suit(trump))
 
-    def with_rules(self, rules: Rules | None = None, **options) -> "Deal":
+    def with_rules(self, rules: Rules | dict | None = None, **options) -> "Deal":
         """The same cards, dealer and trump under other rule options (``rules``, or options by name)."""
+        if rules is not None:
+            rules = Rules.of(rules)
         if rules is None:
             rules = self.rules.with_(**options)
         elif options:
@@ -199,15 +218,15 @@ class State:
 
     def hand(self, seat: int) -> list[Card]:
         """The cards a seat holds, trumps first, each suit high to low."""
-        return sort_cards(cards_of(self.hands[seat]), self.trump)
+        return sort_cards(cards_of(self.hands[check_seat(seat, self.players)]), self.trump)
 
     def captured(self, seat: int) -> list[Card]:
         """The cards a seat has won in tricks."""
-        return sort_cards(cards_of(self.piles[seat]), self.trump)
+        return sort_cards(cards_of(self.piles[check_seat(seat, self.players)]), self.trump)
 
     def pips(self, seat: int) -> int:
         """The card values a seat has captured so far."""
-        return core.pips_of(self.piles[seat])
+        return core.pips_of(self.piles[check_seat(seat, self.players)])
 
     @property
     def current(self) -> Trick:
@@ -306,15 +325,14 @@ class State:
         exactly as :func:`calijack.fast.random_deal` chooses, so a deal dealt and played from
         one seeded ``rng`` is the same card for card in both engines.
         """
-        if not isinstance(rng, random.Random):
-            rng = random.Random(rng)
+        rng = generator(rng)
         state = self
         while not state.finished and (tricks is None or len(state.tricks) < tricks or state.trick):
             legal = core.bit_list(state.legal_mask())
             state = state._apply(legal[core.pick(rng, len(legal))])
         return state
 
-    def with_rules(self, rules: Rules | None = None, **options) -> "State":
+    def with_rules(self, rules: Rules | dict | None = None, **options) -> "State":
         """The same cards and the same plays under other rule options (see :meth:`Deal.with_rules`).
 
         Raises :class:`IllegalPlay` if a card played is not legal under the other options.

@@ -12,17 +12,19 @@ attributes and imports none of their modules, so scoring can word its breakdown 
 
 from __future__ import annotations
 
+import string
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from . import core
 from .cards import Card, sort_cards
+from .quoting import quoted
 
 if TYPE_CHECKING:
     from .match import Match
     from .scoring import DealResult
     from .state import State, Trick
 
-__all__ = ["Narrator", "seat_names", "say", "listing", "card_words", "award_detail", "result_text",
+__all__ = ["Narrator", "seat_names", "say", "seat_list", "listing", "card_words", "award_detail", "result_text",
            "deal_text", "replay_text", "POINT_TITLES", "MESSAGES", "why_only", "why_random",
            "why_win_low", "why_fight", "why_capture", "why_lead_master", "why_lead_high",
            "why_lead_low", "why_lose", "why_sampled", "why_exact", "why_solved"]
@@ -30,7 +32,8 @@ __all__ = ["Narrator", "seat_names", "say", "listing", "card_words", "award_deta
 POINT_TITLES = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game", "nine": "Shasta (nine)"}
 """Each point's name for people."""
 
-# The sandbox's refusals and notices, by key; ``str.format`` fills the fields.
+# The engine's refusals and notices, by key; ``say`` fills the fields. A ``!r`` field quotes
+# a value the engine was given, bounded to one short line (see :mod:`calijack.quoting`).
 MESSAGES = {
     "wrong_moment": "You cannot {action} now. {prompt}",
     "nothing_to_undo": "Nothing to undo: you have not played a card in this deal yet.",
@@ -38,18 +41,41 @@ MESSAGES = {
     "bad_rules": "Those rules cannot be used: {error}.",
     "bad_record": "That record cannot be loaded: {error}.",
     "record_seats": "That record is for {players} players: seat {seat} is not in it.",
-    "no_seat": "Seat {seat} does not exist with {players} players.",
-    "bad_seed": "A seed is a whole number of 0 or more, not {seed!r}.",
+    "no_seat": "There is no seat {seat!r}: with {players} players the seats are {seats}.",
+    "bad_seed": "A seed is a whole number from 0 to {largest:,}, not {seed!r}.",
     "no_player": "There is no {name!r} computer player (choose one of: {names}).",
     "record_kind": "A record is a 'deal' or a 'match' record, not {kind!r}.",
+    # Reading a record (lower case: they follow "calijack replay: " or "cannot be loaded: ").
+    "record_unreadable": "cannot read {path}: {reason}",
+    "record_not_file": "{path} is {kind}, not a regular file, so it is not read",
+    "record_too_big": "{path} holds {size} bytes; a record may hold at most {limit:,} bytes",
+    "record_text_too_big": "the record is {size:,} {unit} long; a record may hold at most {limit:,}",
+    "record_not_utf8": "{what} is not UTF-8 text (byte 0x{byte:02x} at offset {offset:,})",
+    "record_not_text": "a record is JSON text or an object, not {kind}",
+    "record_too_deep": "lists and objects are nested more than {limit} deep; a record needs at most {needed}",
+    "no_output": "cannot write to standard output: {reason}",
 }
 
 _OTHERS = {2: ("Opponent",), 3: ("Left", "Right")}
 
 
+class _Bounded(string.Formatter):
+    # ``{value!r}`` quotes what the engine was given: at most about 80 characters, one line.
+    def convert_field(self, value, conversion):
+        return quoted(value) if conversion == "r" else super().convert_field(value, conversion)
+
+
+_FORMATTER = _Bounded()
+
+
 def say(key: str, **fields) -> str:
-    """One of :data:`MESSAGES`, filled in."""
-    return MESSAGES[key].format(**fields)
+    """One of :data:`MESSAGES`, filled in (a ``!r`` field quoted by :func:`~calijack.quoting.quoted`)."""
+    return _FORMATTER.format(MESSAGES[key], **fields)
+
+
+def seat_list(players: int) -> str:
+    """The seats at a table of ``players`` in words: ``"0 and 1"``, ``"0, 1 and 2"``."""
+    return listing([str(seat) for seat in range(players)])
 
 
 def seat_names(players: int, viewer: int = 0) -> tuple[str, ...]:
@@ -173,6 +199,11 @@ class Narrator:
         """The prompt once the match is won."""
         return (f"The match is over: {self.who(winner, start=False)} reached {target}. "
                 "Start a new deal to play again.")
+
+    def match_over_undo(self, winner: int, target: int) -> str:
+        """Said to an undo once the match is won: the end stays the end."""
+        return (f"The match is over: {self.who(winner, start=False)} reached {target}; undo cannot go "
+                "back past the end. Start a new deal to play again.")
 
     def waiting(self) -> str:
         """Said to a click made while the computer's cards are still being shown."""

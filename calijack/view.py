@@ -8,16 +8,35 @@ differ only in cards the seat has not seen give equal views.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .cards import DECK, FULL_MASK, Card, Suit, cards_of, mask_of, sort_cards
-from .rules import Rules
+from .rules import DealError, Rules
+from .text import say, seat_list
 
 if TYPE_CHECKING:
     from .state import State, Trick
 
-__all__ = ["View", "view"]
+__all__ = ["View", "view", "check_seat"]
+
+
+def check_seat(seat: int, players: int) -> int:
+    """``seat`` if it is a seat at a table of ``players`` (0 to ``players - 1``), else :class:`DealError`.
+
+    The one seat check of the engine: a negative index must not quietly name another seat.
+    """
+    if type(seat) is int and 0 <= seat < players:  # the common case, first and cheap
+        return seat
+    if not isinstance(seat, bool):
+        try:
+            index = operator.index(seat)  # a NumPy integer is a seat too
+        except TypeError:
+            index = None
+        if index is not None and 0 <= index < players:
+            return index
+    raise DealError(say("no_seat", seat=seat, players=players, seats=seat_list(players)))
 
 
 @dataclass(frozen=True)
@@ -67,10 +86,12 @@ class View:
 
     def captured(self, seat: int) -> list[Card]:
         """The cards ``seat`` has won in tricks (public: every played card is seen)."""
+        seat = check_seat(seat, self.players)
         return sort_cards([c for t in self.tricks if t.winner == seat for c in t.cards], self.trump)
 
     def pips(self, seat: int) -> int:
         """The card values ``seat`` has captured."""
+        seat = check_seat(seat, self.players)
         return sum(c.value for t in self.tricks if t.winner == seat for c in t.cards)
 
     @property
@@ -102,8 +123,7 @@ def _saw(rules: Rules, viewer: int, drawer: int, position: int) -> bool:
 def view(state: State, seat: int) -> View:
     """What ``seat`` knows in ``state``."""
     n, rules = state.players, state.rules
-    if not 0 <= seat < n:
-        raise ValueError(f"seat must be from 0 to {n - 1}, not {seat}")
+    seat = check_seat(seat, n)
     tricks = []
     known_masks = [0] * n
     for trick in state.tricks:

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from calijack import DECK, Rules, View
+from calijack import DECK, DealError, Rules, View
 from calijack.cards import parse_card
 
 B_HAND = "2H AD KD QS 9S 8D"   # seat 0, the dealer
@@ -97,7 +97,7 @@ def test_views_are_values(eng):
     assert state.view(0) != state.view(1)
     with pytest.raises(dataclasses.FrozenInstanceError):
         state.view(0).seat = 1
-    with pytest.raises(ValueError, match="seat must be from 0 to 1"):
+    with pytest.raises(DealError, match="There is no seat 2: with 2 players the seats are 0 and 1"):
         state.view(2)
 
 

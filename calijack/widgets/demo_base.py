@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import html
 import re
+import sys
 from typing import Callable, Sequence
 
 import ipywidgets as widgets
@@ -32,6 +33,10 @@ __all__ = ["Sheet", "LiveDemo", "build", "esc", "para", "frame_html", "label_htm
 
 SHEET_CLASS = "cj-sheet-defs"
 LIVE_CLASS = "cj-live-demo"
+# True in the reader's browser (the live book's Pyodide kernel). There a kernel answers every
+# control, so demos are live: each frame is drawn by a Python callback when it is chosen,
+# instead of every frame being computed before the lesson appears.
+IN_BROWSER = sys.platform == "emscripten"
 
 # A card (or any drawing) from the render layer: the outer tag, an optional title, the body.
 _SVG = re.compile(r"(<svg\b[^>]*>)(<title>.*?</title>)?(.*?)</svg>", re.DOTALL)
@@ -146,10 +151,11 @@ def build(frame: Callable[[int], str], count: int, *, static: bool, options: Seq
     ``static=True`` precomputes every frame for :func:`~calijack.widgets.static.stepper` or
     :func:`~calijack.widgets.static.chooser`; ``static=False`` computes them on demand. In both
     the root box's first child is the :class:`Sheet` (``sheet`` attribute), then the optional
-    ``header`` (HTML shown above the control, ``header`` attribute).
+    ``header`` (HTML shown above the control, ``header`` attribute). In the reader's browser
+    (:data:`IN_BROWSER`) the demo is always live.
     """
     sheet = Sheet()
-    if not static:
+    if not static or IN_BROWSER:
         if options is None:
             control = step_slider(count, description=description or "Step", readout=labels is None)
             trait = "value"

@@ -7,6 +7,8 @@ Fixtures (see each docstring):
                     uncaught page error or request to a host other than 127.0.0.1 fails the
                     test at teardown (off-site requests are also aborted, nothing leaves).
 - ``screen_page``   (function) like ``page``, once at 390x844 with touch and once at 1280x800.
+- ``new_page``      (function) factory: ``new_page()`` -> one more guarded page in its own
+                    context (another learner); same checks as ``page``, same ``page_guard``.
 - ``page_guard``    (function) the ``PageGuard`` watching ``page``: ``.console_errors``,
                     ``.page_errors``, ``.offsite_requests``, ``.problems()``,
                     ``.assert_clean()`` to check mid-test.
@@ -17,8 +19,9 @@ Fixtures (see each docstring):
                     ``assert_headings_do_not_skip``, … (see its docstring).
 - ``static_site``   (function) factory: ``static_site(folder) -> url`` serves any folder
                     on 127.0.0.1 (e.g. a page written by a test) until the test ends.
-- ``voila_app``     (function) factory: ``voila_app(notebook, *extra_args, timeout=90)``
-                    starts ``voila NOTEBOOK`` on 127.0.0.1 and a free port, waits until it
+- ``voila_app``     (function) factory: ``voila_app(notebook, *extra_args, timeout=90,
+                    **options)`` starts ``voila NOTEBOOK`` on 127.0.0.1 and a free port (with
+                    ``calijack.serve.voila_command``'s options), waits until it
                     answers, returns a ``VoilaApp`` (``.url``, ``.port``, ``.log_text()``),
                     and stops it at teardown.
 
@@ -86,7 +89,8 @@ def book_pages(root: Path = BOOK_HTML) -> list[str]:
     pages = []
     for path in sorted(root.rglob("*.html")):
         rel = path.relative_to(root)
-        if rel.parts[0] in {"_static", "_sources", "_images", "_downloads"}:
+        # lite/ is the live lessons' JupyterLite site (tests/browser/test_live_book.py), not a page.
+        if rel.parts[0] in {"_static", "_sources", "_images", "_downloads", "lite"}:
             continue
         if rel.as_posix() in NON_CONTENT_PAGES:
             continue
@@ -176,7 +180,9 @@ def page_guard() -> PageGuard:
 
 
 def _guarded_page(browser, page_guard: PageGuard, **context_options):
-    """A page in a new context whose console errors and off-site requests go to ``page_guard``."""
+    """A page in a new context (1280x900 unless ``viewport`` is given) whose console errors,
+    uncaught errors and off-site requests (aborted) go to ``page_guard``; returns (context, page)."""
+    context_options.setdefault("viewport", {"width": 1280, "height": 900})
     context = browser.new_context(**context_options)
 
     def route(route_obj, request) -> None:
@@ -236,6 +242,25 @@ def screen_page(request, browser, page_guard: PageGuard):
     yield pg
     try:
         context.close()
+    finally:
+        page_guard.assert_clean("at teardown")
+
+
+@pytest.fixture
+def new_page(browser, page_guard: PageGuard):
+    """Factory: ``new_page()`` -> one more guarded page in a context of its own (another
+    learner, another browser); what goes wrong in any of them fails the test like ``page``."""
+    contexts = []
+
+    def make():
+        context, pg = _guarded_page(browser, page_guard)
+        contexts.append(context)
+        return pg
+
+    yield make
+    try:
+        for context in contexts:
+            context.close()
     finally:
         page_guard.assert_clean("at teardown")
 
@@ -434,6 +459,10 @@ def page_checks():
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    # The live lessons' Python (lite/) needs these two right on any host (see the README).
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".mjs": "text/javascript"}
+
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
         pass
 
@@ -542,27 +571,30 @@ def _wait_until_answering(app: VoilaApp, timeout: float) -> None:
 
 @pytest.fixture
 def voila_app(tmp_path_factory) -> Iterator[Callable[..., VoilaApp]]:
-    """Factory: ``voila_app(notebook, *extra_args, timeout=90) -> VoilaApp``.
+    """Factory: ``voila_app(notebook, *extra_args, timeout=90, port=None, token=None,
+    **options) -> VoilaApp``.
 
     Runs ``sys.executable -m voila NOTEBOOK --no-browser --Voila.ip=127.0.0.1 --port=FREE``
-    with calijack's Voilà template (``calijack.serve.voila_command``; plus ``extra_args``,
-    e.g. ``"--theme=dark"``) in the notebook's folder, waits until the server answers, and
-    stops it (and its kernels) at teardown. ``notebook`` may also be a
-    folder (Voilà's tree mode). Open ``app.url`` in ``page``; the server's log is
-    ``app.log_text()``.
+    with calijack's Voilà configuration (``calijack.serve.voila_command`` and ``voila_env``;
+    ``options`` are ``voila_command``'s, e.g. ``pool_sizes=``, ``max_learners=``; plus
+    ``extra_args``, e.g. ``"--theme=dark"``; ``token`` asks for that token) in the notebook's
+    folder, waits until the server answers, and stops it (and its kernels) at teardown.
+    ``notebook`` may also be a folder (Voilà's tree mode); ``port`` reuses a port (a restarted
+    server). Open ``app.url`` in ``page``; the server's log is ``app.log_text()``.
     """
     started: list[VoilaApp] = []
 
-    def start(notebook: str | os.PathLike, *extra_args: str, timeout: float = 90) -> VoilaApp:
+    def start(notebook: str | os.PathLike, *extra_args: str, timeout: float = 90,
+              port: int | None = None, token: str | None = None, **options) -> VoilaApp:
         nb = Path(notebook).resolve()
         if not nb.exists():
             pytest.fail(f"voila_app: {nb} does not exist", pytrace=False)
-        port = free_port()
+        port = port or free_port()
         log_path = tmp_path_factory.mktemp("voila") / "voila.log"
         # sys.executable -m voila NB --no-browser --Voila.ip=127.0.0.1 --port=PORT, with
-        # calijack's Voilà template (nothing loaded off-site); see calijack.serve.
-        cmd = voila_command(nb, port, extra_args=extra_args)
-        env = voila_env()
+        # calijack's Voilà configuration (nothing loaded off-site); see calijack.serve.
+        cmd = voila_command(nb, port, extra_args=extra_args, **options)
+        env = voila_env(token=token)
         with open(log_path, "wb") as log:
             process = subprocess.Popen(
                 cmd,

@@ -1,0 +1,268 @@
+"""The live book's figures: Python in the reader's browser, measured in Chromium.
+
+Serves the built book (``_build/html``, with its live part ``lite/``) with a plain static
+server on 127.0.0.1 (calijack.serve's handler: the right MIME types, no compression) and
+measures, in Debian's Chromium through Playwright:
+
+- *cold start*: a fresh browser profile (empty caches) on the sandbox page; from the click on
+  "Play live" to the first legal card of the live sandbox ready to click;
+- *warm start*: the reader's second visit: the browser started again on the same profile, so
+  the HTTP cache and Chromium's caches of compiled code (JavaScript and WebAssembly) are kept,
+  and nothing is left in memory;
+- *where the start goes* (``bench/live_start.py``): the milestones of each start, Python's
+  own phases timed in a bare worker, and the processor time the browser used;
+- *bytes*: what the cold start downloads after the click (responses with a body, not those
+  served from the HTTP cache), raw and as gzip would send them (each file at level 6);
+- *click → table*: the live sandbox, heuristic opponent: from a click on a card to the table
+  showing it (the page's own clock, as ``bench/click_latency.py`` measures Voilà);
+- *search decision*: the search opponent's decision time inside the browser's Python (the
+  REPL runs whole deals, search against heuristic, timing each of its choices);
+- *site size*: the built book without source maps, and its ``lite/`` part;
+- *clean build* (``--clean-build``): ``lite/build_lite.py`` then ``jupyter-book build`` after
+  removing everything in ``_build`` (pages, doctrees, execution cache) but the downloads in
+  ``_build/lite-cache``; ``--cold-cache`` removes those too.
+
+Budgets (issue 8): cold ≤ 8 s, warm ≤ 3 s, ≤ 15 MB gzip, click p95 ≤ 150 ms, search p95
+≤ 500 ms, site ≤ 80 MB, clean build ≤ 3 min. Not a test: a yardstick to run by hand.
+
+    .venv/bin/python bench/live.py [--clicks 60] [--decisions 60] [--clean-build] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import unquote, urlencode, urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+from calijack.serve import _QuietHandler  # noqa: E402
+from click_latency import CHROMIUM, CHROMIUM_ARGS, TIMER_JS, summary  # noqa: E402
+import live_start  # noqa: E402
+
+BOOK = ROOT / "_build" / "html"
+PAGE = "notebooks/07_sandbox.html"
+# A legal card of the learner's, ready: the button hand, and the card table of issue 9 (main).
+LEGAL = ".cj-hand .cj-hand-card.cj-legal, .cj-you .cj-play.cj-can"
+FIRST_CARD = (".cj-sandbox:not(.cj-busy) .cj-hand .cj-hand-card.cj-legal, "
+              ".cj-table-view:not(.cj-busy) .cj-you .cj-play.cj-can")
+START_MS = 300_000
+# Runs in the browser's Python (the REPL): the search opponent's decisions, timed one by one.
+SEARCH_CODE = """
+import json, random, time
+from calijack import Deal
+from calijack.players import get_player, play_deal
+seconds = []
+def on_decision(state, seat, decision, wall, cpu):
+    if seat == 1:
+        seconds.append(wall)
+seed = 1
+while len(seconds) < {decisions}:
+    play_deal(Deal.random(seed), [get_player("heuristic"), get_player("search")], random.Random(seed),
+              on_decision=on_decision)
+    seed += 1
+print("CJ-SEARCH " + json.dumps(seconds))
+"""
+
+
+class _Handler(live_start.ProbeMixin, _QuietHandler):
+    """The book server's handler, and the Python-phases probe."""
+
+
+def serve(folder: Path):
+    """A threaded static server on 127.0.0.1 and a free port; returns (server, root URL)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(folder)))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def file_for(url: str, root: str) -> Path | None:
+    """The file of the built book that ``url`` names, if any."""
+    if not url.startswith(root):
+        return None
+    path = BOOK / unquote(urlsplit(url).path).lstrip("/")
+    if path.is_dir():
+        path = path / "index.html"
+    return path if path.is_file() else None
+
+
+def start(page, url: str, responses: list | None = None) -> tuple[float, dict]:
+    """Open the sandbox page, press "Play live"; seconds until the first legal card is ready,
+    and where they went (milestones, browser CPU)."""
+    page.goto(url + PAGE, wait_until="load")
+    page.locator(".cj-live-button").wait_for()
+    if responses is not None:
+        page.on("requestfinished", lambda request: responses.append(request))
+    cpu0 = live_start.browser_cpu_seconds()
+    t0 = time.time()
+    page.locator(".cj-live-button").click()
+    page.wait_for_function("() => document.querySelector('.cj-live-on')", timeout=START_MS)
+    frame = page.locator("iframe.cj-live-frame").element_handle().content_frame()
+    frame.wait_for_selector(FIRST_CARD, timeout=START_MS)
+    seconds = time.time() - t0
+    cpu = live_start.browser_cpu_seconds() - cpu0
+    marks = live_start.milestones(page, t0) + [("first legal card clickable", round(seconds, 2))]
+    return seconds, {"milestones": marks, "browser_cpu_s": round(cpu, 1),
+                     "load_average": round(os.getloadavg()[0], 1)}
+
+
+def clicks(frame, count: int) -> dict:
+    """Click the first legal card ``count`` times (new deals as needed); click → table timings."""
+    frame.evaluate(TIMER_JS)
+    made, seed = 0, 100
+    while made < count:
+        if frame.locator(".cj-end").is_visible():
+            frame.locator(".cj-seed input").fill(str(seed))
+            seed += 1
+            frame.locator(".cj-new-deal").click()
+            frame.wait_for_selector(".cj-end", state="hidden")
+            frame.wait_for_selector(FIRST_CARD)
+            continue
+        frame.locator(LEGAL).first.click()
+        frame.wait_for_function(f"() => window.__cj.done && window.__cj.table.length === {made + 1}",
+                                timeout=60_000)
+        made += 1
+    return summary(frame.evaluate("() => window.__cj.table"))
+
+
+def search_decisions(page, url: str, decisions: int) -> dict:
+    """The search opponent's decision times (ms) in the browser's Python."""
+    query = urlencode([("kernel", "python"), ("showBanner", "0"),
+                       ("code", SEARCH_CODE.format(decisions=decisions))])
+    page.goto(f"{url}lite/repl/index.html?{query}")
+    out = page.locator(".jp-OutputArea-output", has_text="CJ-SEARCH")
+    out.wait_for(timeout=START_MS + 60_000 * 5)
+    seconds = json.loads(out.inner_text().split("CJ-SEARCH", 1)[1])
+    return summary([s * 1000 for s in seconds])
+
+
+def site_size() -> dict:
+    """Bytes of the built book without source maps, and of its lite/ part."""
+    files = [p for p in BOOK.rglob("*") if p.is_file() and not p.name.endswith(".map")]
+    lite = [p for p in files if (BOOK / "lite") in p.parents]
+    return {"site_mb": round(sum(p.stat().st_size for p in files) / 1e6, 1),
+            "lite_mb": round(sum(p.stat().st_size for p in lite) / 1e6, 1),
+            "maps": sum(1 for p in BOOK.rglob("*.map"))}
+
+
+def clean_build(cold_cache: bool) -> dict:
+    """Seconds of the live site's build and of the book's, from a clean _build."""
+    kept = () if cold_cache else ("lite-cache",)
+    for name in [p.name for p in (ROOT / "_build").iterdir() if p.name not in kept] if (ROOT / "_build").is_dir() else []:
+        shutil.rmtree(ROOT / "_build" / name, ignore_errors=True)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, str(ROOT / "lite" / "build_lite.py")], check=True, cwd=ROOT)
+    t1 = time.perf_counter()
+    subprocess.run([str(Path(sys.executable).parent / "jupyter-book"), "build", ".", "-W", "-n", "--keep-going"],
+                   check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    t2 = time.perf_counter()
+    return {"lite_s": round(t1 - t0, 1), "book_s": round(t2 - t1, 1), "total_s": round(t2 - t0, 1),
+            "download_cache": "emptied" if cold_cache else "kept"}
+
+
+def run(click_count: int, decisions: int) -> dict:
+    """Start the browser and take every in-browser figure."""
+    from playwright.sync_api import sync_playwright
+
+    if not (BOOK / "lite" / "lessons.json").is_file():
+        raise SystemExit("the book is not built with its live part: run `make book` first")
+    server, url = serve(BOOK)
+    report = {}
+    try:
+        with sync_playwright() as pw:
+            def browser(profile: str):
+                context = pw.chromium.launch_persistent_context(
+                    profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
+                    viewport={"width": 1280, "height": 900})
+                context.add_init_script(live_start.RECORDER_JS)
+                context.set_default_timeout(60_000)
+                return context
+
+            profile = tempfile.mkdtemp(prefix="cj-live-bench-")
+            context = browser(profile)
+            page = context.pages[0] if context.pages else context.new_page()
+            requests: list = []
+            seconds, report["cold_breakdown"] = start(page, url, requests)
+            report["cold_start_s"] = round(seconds, 2)
+            # Only what came over the wire: a response from the HTTP cache has no body bytes.
+            sent = [r for r in requests if r.sizes()["responseBodySize"] > 0]
+            files = [f for f in (file_for(r.url, url) for r in sent) if f is not None]
+            report["cold_requests"] = len(sent)
+            report["cold_mb_raw"] = round(sum(r.sizes()["responseBodySize"] for r in sent) / 1e6, 2)
+            report["cold_mb_gzip"] = round(sum(len(gzip.compress(f.read_bytes(), 6)) for f in files) / 1e6, 2)
+            frame = page.locator("iframe.cj-live-frame").element_handle().content_frame()
+            report["click_table_ms"] = clicks(frame, click_count)
+            context.close()
+            # The second visit: a new browser on the same profile (its disk caches kept).
+            context = browser(profile)
+            page = context.pages[0] if context.pages else context.new_page()
+            seconds, report["warm_breakdown"] = start(page, url)
+            report["warm_start_s"] = round(seconds, 2)
+            page.close()
+            report["search_decision_ms"] = search_decisions(context.new_page(), url, decisions)
+            context.close()
+            shutil.rmtree(profile, ignore_errors=True)
+            # Python's phases alone, on a fresh profile and then on its second visit.
+            profile = tempfile.mkdtemp(prefix="cj-live-bench-")
+            for visit in ("cold", "warm"):
+                context = browser(profile)
+                report[f"{visit}_breakdown"]["python_ms"] = live_start.python_phases(context, url)
+                context.close()
+            shutil.rmtree(profile, ignore_errors=True)
+    finally:
+        server.shutdown()
+        server.server_close()
+    return report
+
+
+def main(argv=None) -> int:
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clicks", type=int, default=60, help="card clicks to time")
+    parser.add_argument("--decisions", type=int, default=60, help="search decisions to time")
+    parser.add_argument("--clean-build", action="store_true", help="also time a clean build first")
+    parser.add_argument("--cold-cache", action="store_true", help="with --clean-build: empty the download cache")
+    parser.add_argument("--json", action="store_true", help="print one JSON line")
+    args = parser.parse_args(argv)
+    report = {}
+    if args.clean_build:
+        report["clean_build"] = clean_build(args.cold_cache)
+    report.update(run(max(args.clicks, 1), max(args.decisions, 1)))
+    report.update(site_size())
+    report["load_average"] = [round(x, 1) for x in os.getloadavg()]  # other work skews the figures
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"cold start       {report['cold_start_s']} s   (click 'Play live' -> first legal card, empty cache)")
+    print(f"warm start       {report['warm_start_s']} s   (second visit: browser restarted, its caches kept)")
+    print(f"cold download    {report['cold_mb_raw']} MB raw, {report['cold_mb_gzip']} MB gzip "
+          f"({report['cold_requests']} requests)")
+    for name, label in (("click_table_ms", "click -> table "), ("search_decision_ms", "search decision")):
+        t = report[name]
+        print(f"{label}  median {t['median']} ms, p95 {t['p95']} ms, max {t['max']} ms (n={t['n']})")
+    print(f"site             {report['site_mb']} MB without source maps ({report['maps']} maps); "
+          f"lite/ {report['lite_mb']} MB")
+    if "clean_build" in report:
+        b = report["clean_build"]
+        print(f"clean build      {b['total_s']} s (live site {b['lite_s']} s, book {b['book_s']} s; "
+              f"download cache {b['download_cache']})")
+    print(f"load average     {report['load_average']} on {os.cpu_count()} cores")
+    print("\n".join(live_start.render(report)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""Sphinx extension: "Play live" on every lesson page, and the live site copied into the book.
+
+The live site (JupyterLite's REPL on a Pyodide kernel, built by ``lite/build_lite.py`` into
+``_build/lite``; ``make book`` runs it first) is copied into the HTML output as ``lite/``.
+Each lesson page (``notebooks/NN_name``) gets ``calijack-live.js`` and ``calijack-live.css``
+(from ``book/_live``) with two data attributes: where the live site is, relative to the page,
+and the lesson's name. The script adds a "Play live" button above the page's main demo; no
+byte of the live site is fetched before the reader presses it.
+
+A build without ``_build/lite`` fails with a warning that says how to make it (the book is
+built with warnings as errors).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from sphinx.application import Sphinx
+from sphinx.util import logging
+
+LOGGER = logging.getLogger(__name__)
+STATIC = Path(__file__).resolve().parent.parent / "_live"
+LITE_DIR = "lite"
+LESSON_PREFIX = "notebooks/"
+
+
+def _lite_source(app: Sphinx) -> Path:
+    return Path(app.confdir) / "_build" / LITE_DIR
+
+
+def _add_static(app: Sphinx, config) -> None:
+    config.html_static_path.append(str(STATIC))
+
+
+def _page(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """Give lesson pages the live script, told where the live site is and which lesson this is."""
+    if not pagename.startswith(LESSON_PREFIX) or doctree is None:
+        return
+    lite = context["pathto"](LITE_DIR + "/index.html", 1).rsplit("index.html", 1)[0]
+    lesson = pagename[len(LESSON_PREFIX):]
+    app.add_css_file("calijack-live.css")
+    app.add_js_file("calijack-live.js", loading_method="defer",
+                    **{"data-lite": lite, "data-lesson": lesson})
+
+
+def _copy_lite(app: Sphinx, exception: Exception | None) -> None:
+    """Copy the live site into the HTML output (hard links where the file system allows)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    source = _lite_source(app)
+    if not (source / "lessons.json").is_file():
+        LOGGER.warning("the live lessons are not built (%s/lessons.json is missing): run "
+                       "`make book`, or `python lite/build_lite.py` before jupyter-book",
+                       source, type="calijack", subtype="live")
+        return
+    target = Path(app.outdir) / LITE_DIR
+    if target.exists():
+        shutil.rmtree(target)
+
+    def link_or_copy(src: str, dst: str) -> None:
+        try:
+            os.link(src, dst)
+        except OSError:
+            shutil.copy2(src, dst)
+
+    shutil.copytree(source, target, copy_function=link_or_copy)
+
+
+def setup(app: Sphinx) -> dict:
+    """Register the extension."""
+    app.connect("config-inited", _add_static)
+    app.connect("html-page-context", _page)
+    app.connect("build-finished", _copy_lite)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,219 @@
+// calijack: "Play live" on a lesson page (added by book/_ext/calijack_live.py).
+//
+// The page's demo is static (precomputed frames). Pressing "Play live" starts Python in the
+// reader's browser: JupyterLite's REPL with the Pyodide kernel (the site's lite/ folder, built
+// by lite/build_lite.py) runs the lesson's code cells, the same cells Voila runs, and its
+// last output, the live widget, replaces the static demo in place. Nothing of lite/ is
+// fetched before the press.
+//
+// Steps, each said in words in the status line:
+//   1. check that the browser has WebAssembly;
+//   2. fetch the Python runtime and the packages (static/pyodide/), counting bytes for the
+//      percentage (the kernel then finds them in the HTTP cache);
+//   3. open the REPL in a hidden frame with the lesson's code (lessons.json), code input hidden,
+//      and show only the last cell's output: no prompt, no toolbar, no code;
+//   4. when the widget is drawn, hide the static demo and show the frame, sized to its content.
+// On any failure the static demo stays, and the status line says what went wrong.
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  if (!script) return;
+  var LITE = new URL(script.dataset.lite || "../lite/", document.baseURI).href;
+  var LESSON = script.dataset.lesson;
+  var TIMEOUT_MS = 180000;
+  var WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]';
+  // Hides the REPL's own chrome inside the frame: the app view is the widget alone.
+  var FRAME_CSS = [
+    // Lumino lays the REPL out in absolute boxes as tall as the window, the prompt cell
+    // taking half: let the console flow instead, so the frame can take the widget's height.
+    "html, body { background: transparent !important; height: auto !important; overflow: hidden !important; }",
+    "body > .jp-ThemedContainer, .jp-ConsolePanel, .jp-ConsolePanel .lm-Panel, .jp-CodeConsole,",
+    ".jp-CodeConsole-split, .jp-CodeConsole-content, .jp-CodeConsole-content > .jp-Cell {",
+    "  position: static !important; width: auto !important; height: auto !important;",
+    "  min-height: 0 !important; overflow: visible !important; contain: none !important;",
+    "  padding: 0 !important; margin: 0 !important; }",
+    ".jp-Toolbar, .jp-CodeConsole-banner, .jp-CodeConsole-input, .lm-SplitPanel-handle,",
+    ".jp-Notification-Status, .jp-InputArea, .jp-InputPrompt, .jp-OutputPrompt,",
+    ".jp-Cell-inputWrapper, .jp-Collapser, .jp-Placeholder { display: none !important; }",
+    // The lesson's earlier cells set it up; the book page already shows what they print.
+    ".jp-CodeConsole-content > .jp-Cell:not(:last-child) { display: none !important; }",
+    // No scroll box inside the frame: focusing a card would scroll it between the press and
+    // the release of the mouse button, and the click would be lost.
+    ".jp-Cell-outputWrapper, .jp-OutputArea, .jp-OutputArea-child, .jp-OutputArea-output {",
+    "  padding: 0 !important; margin: 0 !important; overflow: visible !important; }",
+  ].join("\n");
+
+  function say(panel, text, failed) {
+    var status = panel.querySelector(".cj-live-status");
+    status.textContent = text;
+    status.classList.toggle("cj-live-failed", !!failed);
+  }
+
+  function fail(panel, button, text) {
+    say(panel, text + " The demo below still works.", true);
+    panel.classList.remove("cj-live-loading");
+    button.disabled = false;
+    button.textContent = "Try again";
+    var frame = panel.parentNode.querySelector("iframe.cj-live-frame");
+    if (frame) frame.remove();
+  }
+
+  // Download every file of the runtime folder, counting bytes, so the status can say how far.
+  function fetchRuntime(files, onBytes, signal) {
+    return Promise.all(files.map(function (file) {
+      return fetch(LITE + "static/pyodide/" + file.name, { signal: signal }).then(function (response) {
+        if (!response.ok) {
+          throw new Error("static/pyodide/" + file.name + " (" + response.status + " " + response.statusText + ")");
+        }
+        if (!response.body) return response.arrayBuffer().then(function (b) { onBytes(b.byteLength); });
+        var reader = response.body.getReader();
+        function pump() {
+          return reader.read().then(function (chunk) {
+            if (chunk.done) return;
+            onBytes(chunk.value.byteLength);
+            return pump();
+          });
+        }
+        return pump();
+      }, function (error) {
+        throw new Error("static/pyodide/" + file.name + " (" + error.message + ")");
+      });
+    }));
+  }
+
+  function replUrl(cells) {
+    var query = new URLSearchParams([["kernel", "python"], ["toolbar", "0"], ["showBanner", "0"],
+                                     ["hideCodeInput", "1"]]);
+    cells.forEach(function (code) { query.append("code", code); });
+    return LITE + "repl/index.html?" + query.toString();
+  }
+
+  // The state of the lesson inside the frame: "loading", "ready" or an error text.
+  function frameState(frame, cellCount) {
+    var doc = frame.contentDocument;
+    if (!doc || !doc.head) return "loading";
+    if (doc.URL.indexOf("/repl/") < 0) return "loading";  // still the frame's first, blank page
+    if (!doc.getElementById("cj-live-css")) {
+      var style = doc.createElement("style");
+      style.id = "cj-live-css";
+      style.textContent = FRAME_CSS;
+      doc.head.appendChild(style);
+      // JupyterLab focuses its panel when a card is pressed; focus scrolls the book page to
+      // that panel between the press and the release, and the click is lost. Focus without
+      // scrolling: the frame is as tall as its content, so nothing in it needs scrolling to.
+      var proto = frame.contentWindow.HTMLElement.prototype;
+      var focus = proto.focus;
+      proto.focus = function (options) {
+        return focus.call(this, Object.assign({}, options, { preventScroll: true }));
+      };
+    }
+    var cells = doc.querySelectorAll(".jp-CodeConsole-content > .jp-Cell");
+    if (cells.length < cellCount) {
+      var errors = doc.querySelectorAll('.jp-CodeConsole-content [data-mime-type="application/vnd.jupyter.stderr"]');
+      return errors.length ? lastLine(errors[errors.length - 1].textContent) : "loading";
+    }
+    var last = cells[cells.length - 1];
+    if (last.querySelector(".jupyter-widgets, .widget-box, .lm-Widget.jupyter-widgets")) return "ready";
+    var error = last.querySelector('[data-mime-type="application/vnd.jupyter.stderr"]');
+    return error ? lastLine(error.textContent) : "loading";
+  }
+
+  function lastLine(text) {
+    var lines = text.trim().split("\n").filter(function (l) { return l.trim(); });
+    return "The lesson stopped with an error: " + (lines.length ? lines[lines.length - 1] : "unknown") + ".";
+  }
+
+  function fitFrame(frame) {
+    var doc = frame.contentDocument;
+    var cells = doc.querySelectorAll(".jp-CodeConsole-content > .jp-Cell");
+    var last = cells[cells.length - 1];
+    var resize = function () {
+      frame.style.height = Math.ceil(last.getBoundingClientRect().bottom + 4) + "px";
+    };
+    resize();
+    new frame.contentWindow.ResizeObserver(resize).observe(last);
+  }
+
+  function start(panel, button, demo) {
+    if (typeof WebAssembly !== "object" || typeof WebAssembly.instantiate !== "function") {
+      fail(panel, button, "Your browser cannot run Python here: it has no WebAssembly (it may be switched off).");
+      return;
+    }
+    button.disabled = true;
+    panel.classList.add("cj-live-loading");
+    say(panel, "Loading Python… 0%");
+    var cells;
+    // Stops the other downloads when one fails, so no late progress hides the failure.
+    var downloads = new AbortController();
+    fetch(LITE + "lessons.json").then(function (response) {
+      if (!response.ok) throw new Error("lessons.json (" + response.status + " " + response.statusText + ")");
+      return response.json();
+    }).then(function (lessons) {
+      cells = lessons.lessons[LESSON];
+      if (!cells) throw new Error("lessons.json has no lesson " + LESSON);
+      var files = lessons.runtime;
+      var total = files.reduce(function (sum, f) { return sum + f.bytes; }, 0);
+      var loaded = 0;
+      // The frame starts at once: its page and scripts load while the runtime downloads.
+      var frame = document.createElement("iframe");
+      frame.className = "cj-live-frame";
+      frame.title = "Live lesson: " + (document.title || LESSON);
+      frame.setAttribute("hidden", "");
+      frame.src = replUrl(cells);
+      demo.parentNode.insertBefore(frame, demo.nextSibling);
+      return fetchRuntime(files, function (bytes) {
+        loaded += bytes;
+        if (!downloads.signal.aborted) {
+          say(panel, "Loading Python… " + Math.min(99, Math.floor(100 * loaded / total)) + "%");
+        }
+      }, downloads.signal).then(function () { return frame; });
+    }).then(function (frame) {
+      say(panel, "Starting Python and the lesson…");
+      var began = Date.now();
+      return new Promise(function (resolve, reject) {
+        (function poll() {
+          var state;
+          try { state = frameState(frame, cells.length); } catch (e) { state = "loading"; }
+          if (state === "ready") return resolve(frame);
+          if (state !== "loading") return reject(new Error(state));
+          if (Date.now() - began > TIMEOUT_MS) {
+            return reject(new Error("Python did not start within " + TIMEOUT_MS / 60000 + " minutes."));
+          }
+          setTimeout(poll, 150);
+        })();
+      });
+    }).then(function (frame) {
+      demo.setAttribute("hidden", "");
+      frame.removeAttribute("hidden");
+      fitFrame(frame);
+      panel.classList.remove("cj-live-loading");
+      panel.classList.add("cj-live-on");
+      button.textContent = "Playing live";
+      say(panel, "Live: Python is running in your browser. Every move is computed as you make it.");
+    }).catch(function (error) {
+      downloads.abort();
+      var text = error.message || String(error);
+      if (/^(The lesson|Python did not)/.test(text)) fail(panel, button, text);
+      else fail(panel, button, "A file the live lesson needs could not be loaded: " + text + ".");
+    });
+  }
+
+  function setup() {
+    var views = document.querySelectorAll(WIDGET_VIEW);
+    if (!views.length || !LESSON) return;
+    // The page's main demo: the cell holding its last widget.
+    var demo = views[views.length - 1].closest(".cell") || views[views.length - 1].parentNode;
+    var panel = document.createElement("div");
+    panel.className = "cj-live";
+    panel.innerHTML = '<button type="button" class="cj-live-button">Play live</button>' +
+      '<span class="cj-live-note">Runs Python in your browser to play it for real ' +
+      '(a one-time download of about 10 MB).</span>' +
+      '<p class="cj-live-status" role="status" aria-live="polite"></p>';
+    var button = panel.querySelector("button");
+    button.addEventListener("click", function () { start(panel, button, demo); });
+    demo.parentNode.insertBefore(panel, demo);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);
+  else setup();
+})();

@@ -1,0 +1,390 @@
+"""Build the live book's in-browser part: JupyterLite's REPL on a Pyodide kernel, offline.
+
+    python lite/build_lite.py [--out _build/lite] [--cache _build/lite-cache]
+
+The result is a folder of static files (about 40 MB) that the book serves under ``lite/``
+(``book/_ext/calijack_live.py`` copies it into ``_build/html/lite``). Nothing in it loads
+from another host, and it works from any static host that sends ``.wasm`` as
+``application/wasm`` and ``.mjs`` as JavaScript.
+
+What goes in, and where it comes from (every download is pinned, and cached in ``--cache``
+so a second build downloads nothing):
+
+- the Pyodide 314 runtime: npm ``pyodide`` (``lite/package.json`` and its lock, ``npm ci``);
+- the kernel's wheels: ``lite/kernel-requirements.txt`` (exact pins with hashes, pure Python,
+  ``pip download`` for Python 3.14), the kernel's own wheels (``pyodide_kernel``, ``piplite``,
+  the ``ipykernel`` and ``widgetsnbextension`` stand-ins) from the
+  ``jupyterlite-pyodide-kernel`` wheel, and ``calijack`` built from this tree;
+- the app: ``jupyter lite build`` (jupyterlite-core, in ``requirements.txt``) of JupyterLite's
+  REPL, with the JupyterLab extensions of ipywidgets, anywidget and the Pyodide kernel taken
+  from their pinned wheels (nothing from the build machine's own Jupyter);
+- ``lessons.json``: the code cells of each lesson (``notebooks/*.ipynb`` less the cells tagged
+  ``book-only``), which the book's "Play live" button runs in the REPL with its input hidden;
+- the start, compiled: every module the kernel and the lessons import before their first frame
+  is shipped as ``.pyc`` made by the site's own Pyodide in Node (``lite/pycompile.py``), so the
+  reader's browser does not compile them on every start; the rest stays source.
+
+Every wheel is listed in the site's own ``pyodide-lock.json`` and preloaded by Pyodide while
+it starts (``loadPyodideOptions.packages``), so the lessons import ``calijack`` as they do
+in Voilà, with no install cell, and the kernel never asks a package index for anything
+(``disablePyPIFallback``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+from packaging.markers import default_environment
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pycompile  # noqa: E402  (lite/pycompile.py, beside this file)
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+PYODIDE_VERSION = "314.0.6"
+PYTHON_VERSION = "3.14"
+# The runtime files of the npm package that the site needs (no source maps, no TypeScript).
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+# Wheels downloaded for their JupyterLab extension only: they are not installed in the kernel.
+FRONTEND_ONLY = {"jupyterlab-widgets", "jupyterlite-pyodide-kernel"}
+# The kernel's own wheels, shipped inside the jupyterlite-pyodide-kernel wheel.
+KERNEL_WHEELS = ("pyodide_kernel-", "piplite-", "ipykernel-", "widgetsnbextension-4.")
+# Packages the kernel asks for by name at start that the lessons never import: each gets a
+# metadata-only stand-in wheel instead of its real one. jedi (4.9 MB, thousands of files to
+# unpack in the browser, with parso) serves IPython's code completion only, which an app view
+# with no code input never requests; IPython imports it lazily, on the first completion.
+STAND_INS = {"jedi": "0.20.1"}
+# Front-end plugins the REPL page does without: the CodeMirror commands plugin fails to
+# activate in the REPL app (a console error) and the REPL never edits code for the reader.
+# Without the service worker the kernel mounts no synced drive: the lessons use no files, and
+# the drive cost ~60 synchronous requests while Python imported its modules (each import looks
+# in the working directory), and the worker's fetches went through the service worker, which
+# kept Chromium from caching the compiled WebAssembly for the next visit.
+DISABLED_PLUGINS = ("@jupyterlab/codemirror-extension:commands",
+                    "@jupyterlite/application-extension:service-worker-manager")
+# What Pyodide's Python answers to dependency markers in the reader's browser.
+EMSCRIPTEN = {**default_environment(), "sys_platform": "emscripten", "platform_system": "Emscripten",
+              "platform_machine": "wasm32", "os_name": "posix", "python_version": PYTHON_VERSION,
+              "python_full_version": PYTHON_VERSION + ".2", "implementation_name": "cpython",
+              "platform_python_implementation": "CPython"}
+# 2026-01-01, the date of every file in the wheels this build makes.
+WHEEL_EPOCH = "1767225600"
+# Cells of a lesson kept for the live app: code only, without the static book's stand-ins.
+BOOK_ONLY_TAG = "book-only"
+
+
+
+class BuildError(RuntimeError):
+    """A step of the build failed; the message says which and what to do."""
+
+
+def log(message: str) -> None:
+    """One line of progress on standard error."""
+    print(f"build_lite: {message}", file=sys.stderr, flush=True)
+
+
+def run(cmd: list[str], **kwargs) -> None:
+    """Run a command; a failure becomes a BuildError naming the command."""
+    try:
+        subprocess.run(cmd, check=True, **kwargs)
+    except FileNotFoundError as exc:
+        raise BuildError(f"{cmd[0]} is not installed ({exc}); see the README") from exc
+    except subprocess.CalledProcessError as exc:
+        raise BuildError(f"`{' '.join(map(str, cmd))}` failed with exit code {exc.returncode}") from exc
+
+
+def sha256(path: Path) -> str:
+    """The hex SHA-256 of a file."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+# ------------------------------------------------------------------------------------------
+# Downloads (cached)
+
+
+def pyodide_runtime(cache: Path) -> Path:
+    """The npm ``pyodide`` package folder, installed with ``npm ci`` once per lock file."""
+    npm_dir = cache / "npm"
+    package = npm_dir / "node_modules" / "pyodide"
+    stamp = npm_dir / ".lock-sha256"
+    lock = HERE / "package-lock.json"
+    want = sha256(lock)
+    if stamp.is_file() and stamp.read_text() == want and (package / "pyodide.asm.wasm").is_file():
+        return package
+    log(f"npm ci (pyodide@{PYODIDE_VERSION}) into {npm_dir}")
+    npm_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(HERE / "package.json", npm_dir / "package.json")
+    shutil.copy2(lock, npm_dir / "package-lock.json")
+    run(["npm", "ci", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund",
+         "--cache", str(cache / "npm-cache")], cwd=npm_dir, stdout=subprocess.DEVNULL)
+    version = json.loads((package / "package.json").read_text())["version"]
+    if version != PYODIDE_VERSION:
+        raise BuildError(f"npm installed pyodide {version}, expected {PYODIDE_VERSION}")
+    stamp.write_text(want)
+    return package
+
+
+def pinned(requirements: Path) -> dict[str, str]:
+    """``{canonical name: version}`` of the ``name==version`` lines of a requirements file."""
+    pins = {}
+    text = requirements.read_text().replace("\\\n", " ")
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        spec = line.split()[0]
+        name, _, version = spec.partition("==")
+        if not version:
+            raise BuildError(f"{requirements.name}: {spec!r} is not pinned with ==")
+        pins[canonicalize_name(name)] = version
+    return pins
+
+
+def wheel_key(path: Path) -> tuple[str, str]:
+    """``(canonical name, version)`` from a wheel's file name."""
+    name, version = path.name.split("-")[:2]
+    return canonicalize_name(name), version
+
+
+def kernel_wheels(cache: Path) -> list[Path]:
+    """The pinned wheels of ``lite/kernel-requirements.txt``, downloaded once into the cache."""
+    requirements = HERE / "kernel-requirements.txt"
+    pins = pinned(requirements)
+    wheel_dir = cache / "wheels"
+    wheel_dir.mkdir(parents=True, exist_ok=True)
+    have = {wheel_key(p): p for p in wheel_dir.glob("*.whl")}
+    if any((name, version) not in have for name, version in pins.items()):
+        log(f"pip download {len(pins)} wheels for Python {PYTHON_VERSION} into {wheel_dir}")
+        run([sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
+             "--no-deps", "--only-binary=:all:", "--python-version", PYTHON_VERSION,
+             "--implementation", "py", "--platform", "any", "--abi", "none", "--require-hashes",
+             "--dest", str(wheel_dir), "-r", str(requirements)])
+        have = {wheel_key(p): p for p in wheel_dir.glob("*.whl")}
+    missing = [f"{n}=={v}" for n, v in pins.items() if (n, v) not in have]
+    if missing:
+        raise BuildError(f"pip did not provide {', '.join(missing)}")
+    return [have[item] for item in pins.items()]
+
+
+def calijack_wheel(work: Path) -> Path:
+    """Our own wheel, built from a copy of this tree (so the tree gets no build/ folder)."""
+    source = work / "calijack-src"
+    shutil.copytree(REPO / "calijack", source / "calijack",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, source / name)
+    out = work / "calijack-wheel"
+    # Fixed dates in the wheel: the same tree gives the same bytes, so the compiled start
+    # (lite/pycompile.py) is found in the cache on the next build.
+    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
+         "--no-deps", "--no-build-isolation", "--wheel-dir", str(out), str(source)],
+        stdout=subprocess.DEVNULL, env={**os.environ, "SOURCE_DATE_EPOCH": WHEEL_EPOCH})
+    (wheel,) = out.glob("calijack-*.whl")
+    return wheel
+
+
+def extension_kernel_wheels(pyodide_kernel: Path, work: Path) -> list[Path]:
+    """The kernel's own wheels, taken from the jupyterlite-pyodide-kernel wheel."""
+    out = work / "kernel-wheels"
+    out.mkdir()
+    found = []
+    with zipfile.ZipFile(pyodide_kernel) as archive:
+        for name in archive.namelist():
+            base = name.rsplit("/", 1)[-1]
+            if "/static/pypi/" in name and base.endswith(".whl") and base.startswith(KERNEL_WHEELS):
+                (out / base).write_bytes(archive.read(name))
+                found.append(out / base)
+    if len(found) != len(KERNEL_WHEELS):
+        raise BuildError(f"{pyodide_kernel.name}: expected the kernel wheels {KERNEL_WHEELS}, "
+                         f"found {[p.name for p in found]}")
+    return found
+
+
+def stand_in(name: str, version: str, work: Path) -> Path:
+    """A wheel holding only the metadata of ``name`` (see :data:`STAND_INS`): no module."""
+    path = work / f"{name}-{version}-py3-none-any.whl"
+    info = f"{name}-{version}.dist-info"
+    files = {
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+                            "Summary: calijack's stand-in: the live lessons never import it\n",
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: calijack build_lite\n"
+                         "Root-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    files[f"{info}/RECORD"] = "".join(f"{n},,\n" for n in files) + f"{info}/RECORD,,\n"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for member, text in files.items():  # fixed dates: the same bytes on every build
+            archive.writestr(zipfile.ZipInfo(member, date_time=time.gmtime(int(WHEEL_EPOCH))[:6]), text)
+    return path
+
+
+# ------------------------------------------------------------------------------------------
+# The Pyodide lock
+
+
+def wheel_entry(path: Path) -> dict:
+    """The ``pyodide-lock.json`` entry of a pure-Python wheel (dependencies still by name)."""
+    with zipfile.ZipFile(path) as archive:
+        names = archive.namelist()
+        meta_name = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        meta = archive.read(meta_name).decode("utf-8")
+        top = next((n for n in names if n.endswith(".dist-info/top_level.txt")), None)
+        imports = archive.read(top).decode().split() if top else sorted({
+            n.split("/")[0].removesuffix(".pyc").removesuffix(".py") for n in names
+            if not n.split("/")[0].endswith((".dist-info", ".data"))
+            and (n.endswith((".py", ".pyc")) or "/" in n)})
+    headers = {}
+    requires = []
+    for line in meta.split("\n\n", 1)[0].splitlines():
+        key, _, value = line.partition(": ")
+        if key == "Requires-Dist":
+            requires.append(Requirement(value))
+        elif key in ("Name", "Version"):
+            headers[key] = value.strip()
+    # A dependency on a front-end-only package (ipywidgets on jupyterlab_widgets) is met by
+    # its JupyterLab extension in the site; Python never imports it.
+    depends = sorted({canonicalize_name(r.name) for r in requires
+                      if r.marker is None or r.marker.evaluate({**EMSCRIPTEN, "extra": ""})}
+                     - FRONTEND_ONLY)
+    return {"name": canonicalize_name(headers["Name"]), "version": headers["Version"],
+            "file_name": path.name, "install_dir": "site", "sha256": sha256(path),
+            "package_type": "package", "imports": [i for i in imports if i.isidentifier()],
+            "depends": depends, "unvendored_tests": False}
+
+
+def pyodide_lock(runtime: Path, wheels: list[Path]) -> dict:
+    """A ``pyodide-lock.json`` listing exactly our wheels; fails on a missing dependency."""
+    info = json.loads((runtime / "pyodide-lock.json").read_text())["info"]
+    packages = {}
+    for wheel in wheels:
+        entry = wheel_entry(wheel)
+        packages[entry["name"]] = entry
+    missing = sorted({f"{dep} (needed by {name})" for name, entry in packages.items()
+                      for dep in entry["depends"] if dep not in packages})
+    if missing:
+        raise BuildError("the kernel's wheels lack dependencies: " + ", ".join(missing)
+                         + "; pin them in lite/kernel-requirements.txt")
+    return {"info": info, "packages": dict(sorted(packages.items()))}
+
+
+# ------------------------------------------------------------------------------------------
+# The lessons and the JupyterLite site
+
+
+def lesson_code(source: Path) -> list[str]:
+    """The code cells of a lesson, in order, without the static book's stand-ins."""
+    nb = json.loads(source.read_text(encoding="utf-8"))
+    cells = ["".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+             for cell in nb["cells"] if cell["cell_type"] == "code"
+             and BOOK_ONLY_TAG not in cell.get("metadata", {}).get("tags", [])]
+    if not cells:
+        raise BuildError(f"{source.name} has no code cell for the live app")
+    return cells
+
+
+def lite_config(packages: list[str]) -> dict:
+    """``jupyter-lite.json`` from ``lite/jupyter-lite.json``, with the packages to preload."""
+    config = json.loads((HERE / "jupyter-lite.json").read_text())
+    settings = config["jupyter-config-data"]["litePluginSettings"]
+    kernel = settings["@jupyterlite/pyodide-kernel-extension:kernel"]
+    kernel["loadPyodideOptions"] = {"packages": packages}
+    config["jupyter-config-data"]["disabledExtensions"] = list(DISABLED_PLUGINS)
+    return config
+
+
+def lite_build(stage: Path, out: Path, extensions: list[Path]) -> None:
+    """``jupyter lite build`` of the REPL app into ``out``, with exactly these extensions."""
+    config = json.loads((HERE / "jupyter_lite_config.json").read_text())
+    config["LiteBuildConfig"]["federated_extensions"] = [str(e) for e in extensions]
+    (stage / "jupyter_lite_config.json").write_text(json.dumps(config, indent=2))
+    run([sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(stage),
+         "--output-dir", str(out)], cwd=stage, stdout=subprocess.DEVNULL)
+
+
+def build(out: Path, cache: Path) -> dict:
+    """Build the whole lite site into ``out``; return a summary (files, bytes, seconds)."""
+    started = time.monotonic()
+    cache.mkdir(parents=True, exist_ok=True)
+    runtime = pyodide_runtime(cache)
+    downloaded = kernel_wheels(cache)
+    with tempfile.TemporaryDirectory(prefix="calijack-lite-") as tmp:
+        work = Path(tmp)
+        by_name = {wheel_key(w)[0]: w for w in downloaded}
+        kernel = [w for name, w in by_name.items() if name not in FRONTEND_ONLY]
+        kernel += extension_kernel_wheels(by_name["jupyterlite-pyodide-kernel"], work)
+        kernel.append(calijack_wheel(work))
+        kernel += [stand_in(name, version, work) for name, version in STAND_INS.items()]
+        lock = pyodide_lock(runtime, kernel)
+        stage = work / "stage"
+        stage.mkdir()
+        packages = sorted(lock["packages"])
+        (stage / "jupyter-lite.json").write_text(json.dumps(lite_config(packages), indent=2))
+        lessons = {nb.stem: lesson_code(nb)
+                   for nb in sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))}
+        if out.exists():
+            shutil.rmtree(out)
+        extensions = [by_name[name] for name in sorted(FRONTEND_ONLY)] + [by_name["anywidget"]]
+        log(f"jupyter lite build into {out}")
+        lite_build(stage, out, extensions)
+        target = out / "static" / "pyodide"
+        target.mkdir(parents=True, exist_ok=True)
+        for name in PYODIDE_FILES:
+            shutil.copy2(runtime / name, target / name)
+        for wheel in kernel:
+            shutil.copy2(wheel, target / wheel.name)
+        (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
+        (out / "lessons.json").write_text(json.dumps({"lessons": lessons}, indent=1, ensure_ascii=False))
+        # What the kernel and the lessons import at start, compiled once here, not in every browser.
+        compiled = pycompile.compile_start(target, out / "lessons.json", cache, "cp" + PYTHON_VERSION.replace(".", ""))
+        log(f"{sum(compiled['compiled'].values())} modules of the start compiled to .pyc "
+            + ("(in Node)" if compiled["ran_node"] else "(cached)"))
+        for error in compiled["errors"]:
+            log(f"warning: a lesson failed while compiling its start (it is left as source): {error}")
+        wheels = [target / compiled["renamed"].get(w.name, w.name) for w in kernel]
+        lock = pyodide_lock(runtime, wheels)
+        (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
+        # What the book's "Play live" needs: each lesson's code, and the runtime's files with
+        # their sizes (it downloads them first, to say how far along it is).
+        # Largest first: the long downloads start before the REPL's own requests queue up.
+        runtime_files = sorted(({"name": p.name, "bytes": p.stat().st_size} for p in target.iterdir()),
+                               key=lambda f: (-f["bytes"], f["name"]))
+        (out / "lessons.json").write_text(json.dumps({"lessons": lessons, "runtime": runtime_files},
+                                                     indent=1, ensure_ascii=False))
+    files = [p for p in out.rglob("*") if p.is_file()]
+    return {"files": len(files), "bytes": sum(p.stat().st_size for p in files),
+            "seconds": round(time.monotonic() - started, 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: build the lite site; exit 1 with a one-line reason on failure."""
+    parser = argparse.ArgumentParser(prog="python lite/build_lite.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=REPO / "_build" / "lite")
+    parser.add_argument("--cache", type=Path, default=REPO / "_build" / "lite-cache")
+    args = parser.parse_args(argv)
+    try:
+        summary = build(args.out.resolve(), args.cache.resolve())
+    except (BuildError, pycompile.CompileError) as exc:
+        print(f"build_lite: {exc}", file=sys.stderr)
+        return 1
+    log(f"{summary['files']} files, {summary['bytes'] / 1e6:.1f} MB, in {summary['seconds']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

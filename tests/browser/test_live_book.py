@@ -1,0 +1,264 @@
+"""The live book: "Play live" on the built book's lesson pages runs Python in the browser.
+
+Every test serves the built book (``make book`` builds its live part, ``lite/``) on
+127.0.0.1 and drives Chromium; the ``page`` fixture fails a test on any console error and on
+any request that leaves 127.0.0.1. The sandbox is checked with the Voilà tests' own helpers
+(``test_sandbox``), against a mirror :class:`~calijack.play.Session` on the same seed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from playwright.sync_api import expect
+
+from calijack.play import Session
+import test_sandbox
+from conftest import BOOK_HTML, REPO, exercise_static_demos, select_position, wait_for_widgets
+from test_sandbox import SEED, first_legal, settle
+
+# The Voilà tests' way of playing a card: press_card since the card table (issue 9).
+click_card = getattr(test_sandbox, "press_card", None) or test_sandbox.click_card
+
+START_MS = 240_000  # Python's start in the browser; generous, the machine is shared
+LESSONS = ["01_cards", "02_deal", "03_legal_play", "04_drawing", "05_scoring", "06_worked_example"]
+LITE = BOOK_HTML / "lite"
+
+
+def open_lesson(page, book_site, lesson: str) -> list[str]:
+    """Open a lesson page; return the URLs it requested (none of the live site's)."""
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(book_site.url_for(f"notebooks/{lesson}.html"), wait_until="load")
+    wait_for_widgets(page)
+    page.locator(".cj-live-button").wait_for()
+    return requested
+
+
+def start_live(page, book_site, lesson: str):
+    """Press "Play live" on a lesson page; return the frame holding the live lesson."""
+    requested = open_lesson(page, book_site, lesson)
+    assert not [url for url in requested if "/lite/" in url], "the live site was fetched on load"
+    page.locator(".cj-live-button").click()
+    status = page.locator(".cj-live-status")
+    expect(status).to_contain_text("Loading Python…")
+    expect(status).to_contain_text("Live:", timeout=START_MS)
+    frame_element = page.locator("iframe.cj-live-frame")
+    expect(frame_element).to_be_visible()
+    # The static demo it replaced is hidden, in place.
+    assert page.locator(".cj-live + .cell[hidden]").count() == 1
+    frame = frame_element.element_handle().content_frame()
+    # An app view: no code, no prompt, no toolbar.
+    for chrome in (".jp-InputArea", ".jp-CodeConsole-promptCell", ".jp-Toolbar"):
+        assert all(not el.is_visible() for el in frame.locator(chrome).all()), chrome
+    return frame
+
+
+def test_the_live_sandbox_plays_a_whole_deal_by_clicks(book_site, page, page_guard):
+    frame = start_live(page, book_site, "07_sandbox")
+    mirror = Session(seed=SEED)
+    settle(frame, mirror)
+
+    # Play until some card may not be played; click it: explained, and nothing played.
+    while all(v.legal for v in mirror.verdicts()):
+        card = first_legal(mirror)
+        click_card(frame, card)
+        mirror.play(card)
+        settle(frame, mirror)
+    refused = next(v for v in mirror.verdicts() if not v.legal)
+    plays = frame.locator(".cj-sandbox-table").get_attribute("data-plays")
+    click_card(frame, refused.card)
+    frame.locator(".cj-message .cj-reason").wait_for()
+    assert frame.locator(".cj-message").inner_text().strip() == f"{refused.card} cannot be played. {refused.reason}"
+    assert frame.locator(".cj-sandbox-table").get_attribute("data-plays") == plays
+    settle(frame, mirror)
+
+    # Undo takes back the learner's last card and the computer's answer.
+    before = len(mirror.state.plays)
+    frame.locator(".cj-undo").click()
+    mirror.undo()
+    assert len(mirror.state.plays) < before
+    settle(frame, mirror)
+    expect(frame.locator(".cj-message")).to_contain_text("Took back your last card")
+
+    # On to the end of the deal: the score sheet, as the engine scores it.
+    while not mirror.finished:
+        card = first_legal(mirror)
+        click_card(frame, card)
+        mirror.play(card)
+        settle(frame, mirror)
+    sheet = frame.locator(".cj-score, .cj-sheet-slot .cj-sheet")  # the sheet before/after issue 9
+    sheet.wait_for()
+    assert "Score sheet" in sheet.inner_text()
+    result = mirror.state.result()
+    for award in result.awards:
+        row = sheet.locator(f'.cj-award[data-point="{award.name}"]')
+        seat = row.locator("[data-seat]").first.get_attribute("data-seat")
+        assert seat == ("" if award.seat is None else str(award.seat))
+    for seat, pips in enumerate(result.pips):
+        assert int(sheet.locator(f'.cj-seat-values[data-seat="{seat}"] .cj-total').inner_text()) == pips
+    page_guard.assert_clean("after a whole live deal")
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_each_live_lesson_answers_its_control(lesson, book_site, page, page_guard):
+    frame = start_live(page, book_site, lesson)
+    # Live mode: the frames come from Python callbacks, not from precomputed stacks.
+    demo = frame.locator(".cj-live-demo").first
+    demo.wait_for()
+    control = demo.locator(".cj-static-control").first
+    select_position(control, 1)
+    expect(demo.locator('.cj-frame[data-frame="1"]')).to_be_visible()
+    select_position(control, 0)
+    expect(demo.locator('.cj-frame[data-frame="0"]')).to_be_visible()
+    page_guard.assert_clean(f"after using live lesson {lesson}")
+
+
+def test_without_webassembly_it_says_so_and_the_demo_stays(book_site, page):
+    page.add_init_script("delete window.WebAssembly;")
+    requested = open_lesson(page, book_site, "03_legal_play")
+    page.locator(".cj-live-button").click()
+    expect(page.locator(".cj-live-status")).to_contain_text("no WebAssembly")
+    expect(page.locator(".cj-live-status")).to_contain_text("The demo below still works.")
+    assert not [url for url in requested if "/lite/" in url]
+    assert exercise_static_demos(page, "03_legal_play") == 1
+
+
+def test_a_blocked_file_is_said_in_plain_words_and_the_demo_stays(book_site, page, page_guard):
+    # A host that refuses one file. (A context route: the guard's catch-all is one too, and
+    # the last registered is asked first.)
+    page.context.route("**/static/pyodide/pyodide.asm.wasm",
+                       lambda route: route.fulfill(status=403, body="blocked by the host"))
+    open_lesson(page, book_site, "02_deal")
+    page.locator(".cj-live-button").click()
+    status = page.locator(".cj-live-status")
+    expect(status).to_contain_text("could not be loaded: static/pyodide/pyodide.asm.wasm (403",
+                                   timeout=60_000)
+    expect(status).to_contain_text("The demo below still works.")
+    assert page.locator("iframe.cj-live-frame").count() == 0
+    assert page.locator(".cj-live-button").inner_text() == "Try again"
+    assert exercise_static_demos(page, "02_deal") == 1
+    # The one error the browser logs is the blocked file's own.
+    blocked = [e for e in page_guard.console_errors if "status of 403" in e]
+    assert blocked, page_guard.console_errors
+    for error in blocked:
+        page_guard.console_errors.remove(error)
+
+
+PROBE_JS = """function render({ model, el }) {
+  const button = document.createElement("button");
+  button.className = "cj-probe-button";
+  button.textContent = "probe";
+  const reply = document.createElement("span");
+  reply.className = "cj-probe-reply";
+  button.addEventListener("click", () => { model.set("clicks", model.get("clicks") + 1); model.save_changes(); });
+  model.on("change:reply", () => { reply.textContent = model.get("reply"); });
+  el.append(button, reply);
+}
+export default { render };
+"""
+PROBE_PY = '''import pathlib
+import anywidget
+import traitlets
+
+
+class Probe(anywidget.AnyWidget):
+    _esm = pathlib.Path(__file__).parent / "probe.js"
+    clicks = traitlets.Int(0).tag(sync=True)
+    reply = traitlets.Unicode("").tag(sync=True)
+
+    @traitlets.observe("clicks")
+    def _answer(self, change):
+        self.reply = f"python saw {change['new']}"
+'''
+
+
+def test_an_anywidget_from_a_wheel_renders_and_round_trips_a_click(tmp_path, static_site, page, page_guard):
+    """The kernel carries anywidget and the site its extension: an ES module shipped as a file
+    inside a wheel (as the sandbox's table will be) draws itself, and a click reaches Python."""
+    import build_lite_module as build_lite
+
+    source = tmp_path / "probe"
+    (source / "cjprobe").mkdir(parents=True)
+    (source / "cjprobe" / "__init__.py").write_text(PROBE_PY)
+    (source / "cjprobe" / "probe.js").write_text(PROBE_JS)
+    (source / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n'
+        '[project]\nname = "cjprobe"\nversion = "0.1"\ndependencies = ["anywidget"]\n'
+        '[tool.setuptools.package-data]\ncjprobe = ["*.js"]\n')
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--wheel-dir", str(tmp_path / "dist"), str(source)], check=True, capture_output=True)
+    (wheel,) = (tmp_path / "dist").glob("cjprobe-*.whl")
+    site = tmp_path / "site" / "lite"
+    shutil.copytree(LITE, site, copy_function=os.link)
+    runtime = site / "static" / "pyodide"
+    shutil.copy2(wheel, runtime / wheel.name)
+    lock_path = runtime / "pyodide-lock.json"
+    lock = json.loads(lock_path.read_text())
+    lock["packages"]["cjprobe"] = build_lite.wheel_entry(runtime / wheel.name)
+    lock_path.unlink()  # a hard link to the book's: write a new file
+    lock_path.write_text(json.dumps(lock))
+    config_path = site / "jupyter-lite.json"
+    config = json.loads(config_path.read_text())
+    kernel = config["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    kernel["loadPyodideOptions"]["packages"].append("cjprobe")
+    config_path.unlink()
+    config_path.write_text(json.dumps(config))
+
+    url = static_site(tmp_path / "site")
+    query = urlencode([("kernel", "python"), ("showBanner", "0"),
+                       ("code", "from cjprobe import Probe\nProbe()")])
+    page.goto(f"{url}lite/repl/index.html?{query}")
+    button = page.locator(".cj-probe-button")
+    button.wait_for(timeout=START_MS)
+    for clicks in (1, 2):
+        button.click()
+        expect(page.locator(".cj-probe-reply")).to_have_text(f"python saw {clicks}")
+    page_guard.assert_clean("after the anywidget probe")
+
+
+def test_a_second_build_downloads_nothing(tmp_path):
+    """The live site again, from the cache of the first build, with every network route cut."""
+    dead = "http://127.0.0.1:9"  # nothing listens there: any download attempt fails at once
+    env = dict(os.environ, PIP_NO_INDEX="1", npm_config_offline="true", http_proxy=dead,
+               https_proxy=dead, HTTP_PROXY=dead, HTTPS_PROXY=dead, no_proxy="", NO_PROXY="")
+    out = tmp_path / "lite"
+    done = subprocess.run([sys.executable, str(REPO / "lite" / "build_lite.py"), "--out", str(out)],
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "pip download" not in done.stderr and "npm ci" not in done.stderr
+
+    def packages(site: Path) -> dict:
+        lock = json.loads((site / "static" / "pyodide" / "pyodide-lock.json").read_text())
+        return {name: entry["version"] for name, entry in lock["packages"].items()}
+
+    assert packages(out) == packages(LITE)
+    files = lambda site: sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())  # noqa: E731
+    assert files(out) == files(LITE)
+
+
+@pytest.fixture(autouse=True)
+def _live_site_built():
+    if not (LITE / "lessons.json").is_file():
+        pytest.fail(f"The live site is not built: {LITE}/lessons.json is missing. Build the book "
+                    "with `make book` (it runs lite/build_lite.py first).", pytrace=False)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _build_lite_importable():
+    """``lite/build_lite.py`` importable as ``build_lite_module`` (the lock entry of a wheel)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_lite_module", REPO / "lite" / "build_lite.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sys.modules["build_lite_module"] = module
+    yield
+    sys.modules.pop("build_lite_module", None)

@@ -1,0 +1,123 @@
+"""The live book's build step (lite/build_lite.py): its pure parts, without downloading.
+
+The whole build, run twice with the network cut the second time, and the site it makes, are
+checked in the browser in ``tests/browser/test_live_book.py``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+_SPEC = importlib.util.spec_from_file_location("build_lite", ROOT / "lite" / "build_lite.py")
+build_lite = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(build_lite)
+
+
+def make_wheel(folder: Path, name: str, version: str, requires=(), modules=("pkg",)) -> Path:
+    """A small pure-Python wheel with the given Requires-Dist lines."""
+    path = folder / f"{name}-{version}-py3-none-any.whl"
+    meta = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+    meta += "".join(f"Requires-Dist: {r}\n" for r in requires)
+    with zipfile.ZipFile(path, "w") as archive:
+        for module in modules:
+            archive.writestr(f"{module}/__init__.py", "")
+        archive.writestr(f"{name}-{version}.dist-info/METADATA", meta + "\nA description.\n")
+    return path
+
+
+def test_lock_entry_follows_the_markers_of_the_browser(tmp_path):
+    wheel = make_wheel(tmp_path, "Demo_Pkg", "1.2", modules=("demo_pkg",), requires=[
+        "traitlets>=5", 'pexpect>4.6; sys_platform != "win32" and sys_platform != "emscripten"',
+        'colorama; sys_platform == "win32"', "pytest; extra == 'test'", "jupyterlab_widgets~=3.0"])
+    entry = build_lite.wheel_entry(wheel)
+    assert entry["name"] == "demo-pkg" and entry["version"] == "1.2"
+    assert entry["file_name"] == wheel.name and entry["imports"] == ["demo_pkg"]
+    # pexpect is not for emscripten, colorama is for Windows, pytest only for an extra, and
+    # jupyterlab_widgets is front-end only: the kernel needs traitlets alone.
+    assert entry["depends"] == ["traitlets"]
+    assert len(entry["sha256"]) == 64
+
+
+def test_a_missing_dependency_fails_the_build_and_names_it(tmp_path):
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    (runtime / "pyodide-lock.json").write_text(json.dumps({"info": {"python": "3.14.2"}, "packages": {}}))
+    wheels = [make_wheel(tmp_path, "alpha", "1", requires=["beta>=2"])]
+    with pytest.raises(build_lite.BuildError, match=r"beta \(needed by alpha\)"):
+        build_lite.pyodide_lock(runtime, wheels)
+    wheels.append(make_wheel(tmp_path, "beta", "2", modules=("beta",)))
+    lock = build_lite.pyodide_lock(runtime, wheels)
+    assert lock["info"] == {"python": "3.14.2"}
+    assert sorted(lock["packages"]) == ["alpha", "beta"]
+
+
+def test_lesson_code_is_the_code_cells_without_the_book_only_ones(tmp_path):
+    nb = {"cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Title"]},
+        {"cell_type": "code", "metadata": {"tags": ["hide-input"]}, "source": ["x = 1\n", "x"]},
+        {"cell_type": "code", "metadata": {"tags": ["book-only"]}, "source": "static()"},
+        {"cell_type": "code", "metadata": {}, "source": "live()"},
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "01_x.ipynb"
+    path.write_text(json.dumps(nb))
+    assert build_lite.lesson_code(path) == ["x = 1\nx", "live()"]
+    nb["cells"] = nb["cells"][:1]
+    path.write_text(json.dumps(nb))
+    with pytest.raises(build_lite.BuildError, match="no code cell"):
+        build_lite.lesson_code(path)
+
+
+def test_every_lesson_has_code_for_the_live_app():
+    lessons = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    assert len(lessons) >= 7
+    for lesson in lessons:
+        assert build_lite.lesson_code(lesson), lesson.name
+
+
+def test_kernel_requirements_are_pinned_with_hashes():
+    text = (ROOT / "lite" / "kernel-requirements.txt").read_text()
+    pins = build_lite.pinned(ROOT / "lite" / "kernel-requirements.txt")
+    assert {"ipywidgets", "anywidget", "comm", "micropip", "jupyterlite-pyodide-kernel"} <= set(pins)
+    assert text.count("--hash=sha256:") == len(pins)
+    # The widgets on both sides of the wire are the same versions as the project's own.
+    project = build_lite.pinned(ROOT / "requirements.txt")
+    for name in ("ipywidgets", "comm", "traitlets", "jupyterlab-widgets"):
+        assert pins[name] == project[name], name
+
+
+def test_an_unpinned_requirement_is_refused(tmp_path):
+    bad = tmp_path / "req.txt"
+    bad.write_text("ipywidgets>=8\n")
+    with pytest.raises(build_lite.BuildError, match="not pinned"):
+        build_lite.pinned(bad)
+
+
+def test_demos_are_live_in_the_browser(monkeypatch):
+    from calijack.widgets import demo_base
+    from calijack.widgets.demos import cards_demo
+
+    assert isinstance(cards_demo(), demo_base.StaticDemo)
+    monkeypatch.setattr(demo_base, "IN_BROWSER", True)
+    demo = cards_demo()
+    assert isinstance(demo, demo_base.LiveDemo)
+    demo.control.index = 2
+    assert demo.frame.value == demo.frame_value(2)
+
+
+def test_a_stand_in_is_metadata_only_and_always_the_same_bytes(tmp_path):
+    first = build_lite.stand_in("jedi", "0.20.1", tmp_path)
+    with zipfile.ZipFile(first) as archive:
+        assert all(".dist-info/" in name for name in archive.namelist())
+    entry = build_lite.wheel_entry(first)
+    assert (entry["name"], entry["imports"], entry["depends"]) == ("jedi", [], [])
+    again = tmp_path / "again"
+    again.mkdir()
+    assert build_lite.sha256(build_lite.stand_in("jedi", "0.20.1", again)) == entry["sha256"]
+    # Not downloaded as well: a stand-in replaces the real wheel.
+    assert not set(build_lite.STAND_INS) & set(build_lite.pinned(ROOT / "lite" / "kernel-requirements.txt"))
