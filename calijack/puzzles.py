@@ -202,17 +202,18 @@ def _candidates(seed: int, stage: str):
 
 def find(per_stage: int = 6, first_seed: int = 0, say=print, stages=None) -> list[Puzzle]:
     """Search seeds from ``first_seed`` until each stage (of ``stages``, default all) has
-    ``per_stage`` puzzles, one per deal."""
+    ``per_stage`` puzzles, one per deal.
+
+    Each stage's search depends on nothing but its own puzzles, so stages can be found in
+    separate processes (``--stage``) and put together in stage order: the same list.
+    """
     puzzles: list[Puzzle] = []
-    used: set[int] = set()
     kinds: list[tuple] = []  # (stage, theme, (rank, is trump)) of each puzzle found
     for stage in stages or STAGE_TRICKS:
         found = 0
         seed = first_seed
         while found < per_stage:
             seed += 1
-            if seed in used:
-                continue
             if (seed - first_seed) % 100 == 0:
                 say(f"{stage}: {found} found in {seed - first_seed} seeds")
             for state in _candidates(seed, stage):
@@ -243,7 +244,6 @@ def find(per_stage: int = 6, first_seed: int = 0, say=print, stages=None) -> lis
                 puzzles.append(puzzle)
                 card = parse_card(answer)
                 kinds.append((stage, theme(state, rating, answer), (card.rank, card.suit == state.trump)))
-                used.add(seed)
                 found += 1
                 say(f"{stage}: seed {seed}, after {plays} plays, {answer} is clearly best ({kinds[-1][1]})")
                 break
@@ -257,9 +257,11 @@ def main(argv=None) -> int:
     parser.add_argument("--per-stage", type=int, default=6)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--file", default=str(PATH))
+    parser.add_argument("--stage", action="append", choices=tuple(STAGE_TRICKS),
+                        help="find only this stage's puzzles (repeatable; default: every stage)")
     args = parser.parse_args(argv)
     if args.command == "find":
-        puzzles = find(args.per_stage, args.first_seed)
+        puzzles = find(args.per_stage, args.first_seed, stages=args.stage)
         Path(args.file).parent.mkdir(parents=True, exist_ok=True)
         Path(args.file).write_text(json.dumps({"puzzles": [p.to_json() for p in puzzles]}, indent=1) + "\n",
                                    encoding="utf-8")

@@ -4,7 +4,10 @@ the ``calijack review`` JSON shape and its error contract (the same as ``replay`
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +15,7 @@ import pytest
 from calijack import Card, Deal, Rules
 from calijack.__main__ import main
 from calijack.players import get_player, play_deal
-from calijack.records import deal_record, load
+from calijack.records import MAX_RECORD_BYTES, deal_record, load
 from calijack.review import MISTAKE, exact_position, rate, review, review_json
 
 DATA = Path(__file__).parent / "data" / "records"
@@ -196,6 +199,37 @@ def test_review_reports_bad_records_as_replay_does(capsys, tmp_path, name):
         assert status == replay[0] == 1
         assert err.replace("calijack review: ", "calijack replay: ") == replay[2] and err.count("\n") == 1
         assert out == replay[1]  # the same {"error": …} object with --json, else nothing
+
+
+def _both_commands(path, *args, stdout=subprocess.PIPE):
+    """``review`` and ``replay`` on the same file, as a user runs them: (status, stdout, stderr) each."""
+    runs = []
+    for command in ("review", "replay"):
+        proc = subprocess.run([sys.executable, "-m", "calijack", command, os.fsdecode(path), *args],
+                              stdout=stdout, stderr=subprocess.PIPE, timeout=60)
+        runs.append((proc.returncode, proc.stdout, proc.stderr.replace(f"calijack {command}: ".encode(), b"")))
+    return runs
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory", "device", "too_big"])
+def test_review_refuses_hostile_files_exactly_as_replay_does(tmp_path, kind):
+    path = {"directory": tmp_path, "device": Path("/dev/zero")}.get(kind, tmp_path / "record.json")
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "too_big":
+        path.write_text(" " * (MAX_RECORD_BYTES + 1), encoding="utf-8")
+    for args in ((), ("--json",)):
+        review_run, replay_run = _both_commands(path, *args)
+        assert review_run == replay_run and review_run[0] == 1, (review_run, replay_run)
+        said = "a record may hold at most" if kind == "too_big" else "not a regular file"
+        assert review_run[2].count(b"\n") == 1 and said.encode() in review_run[2]
+
+
+@pytest.mark.parametrize("args", [(), ("--json",)])
+def test_review_of_a_bad_record_to_a_full_disk_exits_1_as_replay_does(args):
+    with open("/dev/full", "wb") as full:
+        review_run, replay_run = _both_commands(DATA / "bad_illegal_play.json", *args, stdout=full)
+    assert review_run == replay_run and review_run[0] == 1 and b"4D breaks a duty" in review_run[2]
 
 
 def test_a_bad_record_from_the_command_line_gives_no_traceback(eng):
