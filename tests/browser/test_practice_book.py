@@ -87,6 +87,11 @@ def test_puzzles_fit_a_phone(browser, book_site, page_checks):
             buttons.first.tap()
             page.wait_for_function("(q) => Array.from(q.querySelectorAll('.cj-quiz-feedback'))"
                                    ".some((el) => el.checkVisibility())", arg=question.element_handle())
-        assert page_checks.too_wide(page) == []
+        # The theme's closed side drawers wait off-screen at 390 px (too_wide would list them):
+        # what must fit is the page's width and the chapter's own demos.
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        for demo in page.locator(".bd-article .cj-static-demo, .bd-article .cj-puzzle").all():
+            box = demo.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
     finally:
         context.close()
