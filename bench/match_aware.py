@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/match_aware.py [--pairs 300] [--jobs 2] [--samples 20] [--seed 0]
 
-A (``SearchPlayer(match_aware=True)``, the default) against B (``match_aware=False``, the search
+A (``SearchPlayer(match_aware=True)``) against B (``match_aware=False``, the default: the search
 as it was), both with ``--samples`` guesses per decision. The two only differ once a seat could
 reach the target in a deal; until then they choose the same cards from the same generators. So
 each match number is played as a **pair**: the shared start once (both seats B), then from the

@@ -86,7 +86,7 @@ def test_play_deal_shows_every_player_the_match_score():
 def test_the_search_plays_for_the_match_only_near_the_target():
     state = Deal.random(5).start()
     view = state.view(state.to_play)
-    player = SearchPlayer(samples=4)
+    player = SearchPlayer(samples=4, match_aware=True)
     decision = player.choose(view.with_scores((9, 8)), random.Random(0))
     assert player.last_stats["match"] is True
     assert decision.reason.startswith("Near the target points count in order")
@@ -95,11 +95,11 @@ def test_the_search_plays_for_the_match_only_near_the_target():
     assert player.last_stats["match"] is False
     player.choose(view, random.Random(0))
     assert player.last_stats["match"] is False
-    plain = SearchPlayer(samples=4, match_aware=False)
+    plain = SearchPlayer(samples=4)  # the default plays for the deal (match_aware measured weaker)
     plain.choose(view.with_scores((9, 8)), random.Random(0))
-    assert plain.last_stats["match"] is False
+    assert plain.last_stats["match"] is False and plain.match_aware is False
     # Far from the target the two searches are the same player, card for card.
-    a, b = SearchPlayer(samples=4), SearchPlayer(samples=4, match_aware=False)
+    a, b = SearchPlayer(samples=4, match_aware=True), SearchPlayer(samples=4)
     far = view.with_scores((1, 2))
     assert a.choose(far, random.Random(9)) == b.choose(far, random.Random(9))
 
@@ -110,7 +110,7 @@ def test_in_the_endgame_the_match_search_solves_for_the_chance_of_the_match():
     while len(state.tricks) < 22:
         legal = state.legal_cards()
         state = state.play(legal[int(rng.random() * len(legal))])
-    player = SearchPlayer()
+    player = SearchPlayer(match_aware=True)
     decision = player.choose(state.view(state.to_play).with_scores((9, 9)), random.Random(0))
     assert player.last_stats["mode"] == "exact" and player.last_stats["match"] is True
     assert decision.reason.startswith("Every card is known now")

@@ -10,8 +10,10 @@ cards between the two others stays hidden, so each guess is solved and the value
 once few enough cards remain.
 
 The objective is the deal's match points (mine minus the best other seat's), scored by
-``core.award_points`` under the deal's rule options; near the target, when the view knows the
-match score, it is the chance of winning the match (:mod:`.equity`).
+``core.award_points`` under the deal's rule options. With ``match_aware=True``, near the
+target, when the view knows the match score, it is the chance of winning the match
+(:mod:`.equity`); that is off by default, because measured against the plain search in
+matches to 10 it was weaker (``bench/match_aware.py``: 46.8% of 600 matches won).
 """
 
 from __future__ import annotations
@@ -82,13 +84,14 @@ class SearchPlayer:
     ``None`` to reproduce games exactly); ``epsilon`` is the share of random cards in playouts.
     ``match_aware``: when the view knows the match score (:meth:`View.with_scores`) and a seat
     could reach the target this deal, play for the chance of winning the match
-    (:class:`.equity.MatchObjective`) instead of this deal's match points.
+    (:class:`.equity.MatchObjective`) instead of this deal's match points. Off by default: it
+    lost more decisive pairs than it won against the plain search (``bench/match_aware.py``).
     """
 
     name = "search"
 
     def __init__(self, samples: int | None = None, time_limit: float | None = None,
-                 epsilon: float = 0.1, solve_cards: int = SOLVE_CARDS, match_aware: bool = True,
+                 epsilon: float = 0.1, solve_cards: int = SOLVE_CARDS, match_aware: bool = False,
                  match_sampled: bool = True, match_blend: float = TIE):
         if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
             raise ValueError(f"samples must be a whole number of at least 1, not {samples!r}")
