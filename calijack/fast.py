@@ -20,7 +20,7 @@ __all__ = ["random_deal", "random_match", "deals_per_second"]
 _SEATS = {n: [[(first + k) % n for k in range(n)] for first in range(n)] for n in (2, 3)}
 
 
-def random_deal(rng: random.Random, rules: Rules = STANDARD, dealer: int = 0,
+def random_deal(rng: random.Random, rules: Rules | dict = STANDARD, dealer: int = 0,
                 plays: list | None = None):
     """Shuffle, deal and play one deal with uniformly random legal cards.
 
@@ -28,6 +28,7 @@ def random_deal(rng: random.Random, rules: Rules = STANDARD, dealer: int = 0,
     a list, every card index played is appended to it, in order. The legal card is chosen as
     ``legal[pick(rng, len(legal))]`` over the legal cards in index order.
     """
+    rules = Rules.of(rules)  # a dict of options too, checked (RuleError names a bad one)
     hands, stock, trump = core.deal_cards(rng, rules)
     n = rules.players
     masks = [sum(1 << c for c in hand) for hand in hands]

@@ -5,6 +5,7 @@ import random
 import pytest
 
 from calijack import DECK, Deal, IllegalPlay, Rules, core, fast
+from calijack.rules import RuleError
 from calijack.cards import cards_of
 
 DEALS = 200
@@ -127,3 +128,10 @@ def test_a_state_under_other_rules_refuses_plays_those_rules_forbid():
             card = state.legal_cards()[0]
             state, strict = state.play(card), strict.play(card)
     pytest.fail("no position where the void duty differs")
+
+
+def test_fast_random_deal_takes_a_dict_of_options_and_names_a_bad_one():
+    as_dict = fast.random_deal(random.Random(3), {"players": 3})
+    assert as_dict == fast.random_deal(random.Random(3), Rules.from_dict({"players": 3}))
+    with pytest.raises(RuleError, match="colour"):
+        fast.random_deal(random.Random(3), {"colour": "red"})

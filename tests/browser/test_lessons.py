@@ -66,4 +66,10 @@ def test_lesson_in_voila(lesson, voila_app, page, page_guard, page_checks):
     assert page_checks.exercise_static_demos(page, lesson) == 1
     assert page_checks.missing_text_alternatives(page) == []
     page_checks.assert_accessible(page, f"lesson {lesson}")  # axe-core: no serious or critical violation
+    # A link within the page leads somewhere: the prose's links into the book ("#source-002")
+    # have no target in Voilà, so the template turns them into plain words.
+    dead = page.evaluate("""() => Array.from(document.querySelectorAll('a[href^="#"]'))
+      .map((a) => a.getAttribute("href").slice(1))
+      .filter((id) => id && !document.getElementById(decodeURIComponent(id)))""")
+    assert dead == [], f"lesson {lesson}: links to nothing on the page: {dead}"
     page_guard.assert_clean(f"of lesson {lesson}")
