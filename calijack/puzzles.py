@@ -15,6 +15,7 @@ The list lives in ``calijack/data/puzzles.json``, written by this module's scrip
 by it, by the test suite and by the Practice chapter's hidden asserts::
 
     python -m calijack.puzzles find [--per-stage 6] [--first-seed 0]   # search seeds, write the file
+    python -m calijack.puzzles find --stage endgame --file part.json    # one stage (stages are independent)
     python -m calijack.puzzles check                                    # re-derive and re-check every puzzle
 
 The file also keeps each puzzle's rating (every card's value and what it leads to), so a
