@@ -1,4 +1,4 @@
-"""The command line: ``python -m calijack replay FILE [--json]``, ``bench``, ``simulate``."""
+"""The command line: ``python -m calijack replay FILE [--json]``, ``review``, ``bench``, ``simulate``."""
 
 from __future__ import annotations
 
@@ -97,13 +97,18 @@ def load_record(path: str, command: str, as_json: bool):
     try:
         return load(path)
     except RecordError as error:
-        _tell(command, error.message)
-        if as_json:
-            try:
-                _print_json(error.to_json())
-            except _OutputFailed:
-                pass  # the line above already said what is wrong with the record
-        raise _Stop(EXIT_BAD_RECORD) from None
+        _refuse(command, error, as_json)
+
+
+def _refuse(command: str, error, as_json: bool):
+    """Report a :class:`~calijack.records.RecordError` as RECORDS.md says, and stop with status 1."""
+    _tell(command, error.message)
+    if as_json:
+        try:
+            _print_json(error.to_json())
+        except _OutputFailed:
+            pass  # the line above already said what is wrong with the record
+    raise _Stop(EXIT_BAD_RECORD) from None
 
 
 def _replay(args) -> int:
@@ -116,6 +121,39 @@ def _replay(args) -> int:
     else:
         _print(replay_text(record))
     return 0
+
+
+def _review(args) -> int:
+    """``calijack review``: every play of a record rated; bad records as ``replay`` reports them."""
+    from .records import MatchRecord, RecordError
+    from .review import review, review_json
+    from .text_coach import review_lines
+
+    record = load_record(args.file, "review", args.json)
+    states = record.states if isinstance(record, MatchRecord) else (record,)
+    players = states[0].players
+    if args.seat is not None and not 0 <= args.seat < players:
+        _refuse("review", RecordError(f"--seat must be a seat from 0 to {players - 1} for this record, "
+                                      f"not {args.seat}", seat=args.seat), args.json)
+    seats = None if args.seat is None else (args.seat,)
+    reviews = [review(state, seats, samples=args.samples, seed=args.seed) for state in states]
+    if args.json:
+        deals = [review_json(r) for r in reviews]
+        _print_json(deals[0] if len(deals) == 1 and not isinstance(record, MatchRecord) else {"deals": deals})
+    else:
+        for k, r in enumerate(reviews, 1):
+            _print("\n".join(review_lines(r, f"=== Deal {k} ===" if len(reviews) > 1 else None)))
+    return 0
+
+
+def _samples(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"samples must be a whole number of at least 2, not {text!r}")
+    return value
 
 
 def _bench(args) -> int:
@@ -139,6 +177,17 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a deal or match record (JSON)")
     replay.add_argument("--json", action="store_true", help="print one JSON object")
     replay.set_defaults(run=_replay)
+
+    from .review import DEFAULT_SAMPLES
+
+    rate = sub.add_parser("review", help="rate every play of a record: each legal card's value, mistakes marked")
+    rate.add_argument("file", help="a deal or match record (JSON)")
+    rate.add_argument("--json", action="store_true", help="print one JSON object")
+    rate.add_argument("--seat", type=int, default=None, help="review only this seat's plays")
+    rate.add_argument("--samples", type=_samples, default=DEFAULT_SAMPLES,
+                      help=f"worlds per estimated play (default {DEFAULT_SAMPLES})")
+    rate.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds (default 0)")
+    rate.set_defaults(run=_review)
 
     bench = sub.add_parser("bench", help="deals per second of the fast path, beside OpenSpiel hearts")
     bench.add_argument("--seconds", type=float, default=2.0, help="time per round and side")

@@ -195,8 +195,21 @@ class Session:
     def hint(self) -> Hint:
         """A suggested card and its reason, from the hint player (heuristic when available)."""
         self._check_turn("ask for a hint")
-        decision = self._hint_player.choose(self.view, self._rng(self._state, "hint"))
+        decision = self._hint_player.choose(self.view.with_scores(self._base.scores),
+                                            self._rng(self._state, "hint"))
         return Hint(decision.card, decision.reason, self._hint_name)
+
+    def review(self, samples: int | None = None) -> list:
+        """Each of the learner's plays in the finished deal, rated (:func:`calijack.review.review`).
+
+        Reproducible: the worlds are seeded by this match's seed and the deal's number.
+        """
+        if not self._state.finished:
+            raise SessionError(say("wrong_moment", action="review this deal", prompt=self.prompt()))
+        from .review import DEFAULT_SAMPLES, review  # the coach loads only when asked for
+
+        return review(self._state, seats=[self.seat], samples=samples or DEFAULT_SAMPLES,
+                      seed=self._seed * 1000 + len(self._done))
 
     def undo(self) -> State:
         """Go back to just before the learner's last card (the computer's replies undone too).
@@ -336,7 +349,9 @@ class Session:
     def _run_opponents(self, state: State) -> tuple[State, list[Step]]:
         steps: list[Step] = []
         while not state.finished and state.to_play != self.seat:
-            after = state.play(self._opponent.choose(state.view(state.to_play), self._rng(state)).card)
+            # The computer sees the match score, so near the target it plays for the match.
+            view = state.view(state.to_play).with_scores(self._base.scores)
+            after = state.play(self._opponent.choose(view, self._rng(state)).card)
             steps += self._steps(state, after)
             state = after
         return state, steps

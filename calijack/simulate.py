@@ -81,7 +81,7 @@ def _unit(job):
     match = Match.random(rng, rules)
     deals = 0
     while not match.finished and (spec["deals"] is None or deals < 1):
-        state = play_deal(match.next_deal(rng), players, rng, timed)
+        state = play_deal(match.next_deal(rng), players, rng, timed, scores=match.scores)
         result = state.result()
         if spec["records"]:
             path = Path(spec["records"]) / f"{'deal' if spec['deals'] else 'match'}{index:05d}_{deals:02d}.json"

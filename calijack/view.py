@@ -1,7 +1,8 @@
 """What one seat knows: the only window opponents and widgets look through.
 
 A view holds the seat's own hand, every card it saw another seat draw that is still held,
-the exposed top of the stock, every card played, and nothing else. Two positions that
+the exposed top of the stock, every card played, the match score when the caller gives it
+(:meth:`View.with_scores`), and nothing else. Two positions that
 differ only in cards the seat has not seen give equal views.
 """
 
@@ -58,6 +59,15 @@ class View:
     trick: tuple[Card, ...]           # the trick in progress, from its leader
     tricks: tuple[Trick, ...]         # completed tricks; a draw not seen is ``None``
     legal: tuple[Card, ...]           # this seat's legal cards when it is to play
+    scores: tuple[int, ...] | None = None  # the match score before this deal, when known
+
+    def with_scores(self, scores) -> "View":
+        """The same view, knowing the match score before this deal (so a player can play for the match)."""
+        scores = tuple(scores)
+        if len(scores) != self.players or any(isinstance(s, bool) or not isinstance(s, int) or s < 0
+                                              for s in scores):
+            raise ValueError(f"scores must be {self.players} whole numbers of 0 or more, not {scores!r}")
+        return replace(self, scores=scores)
 
     @property
     def players(self) -> int:

@@ -130,6 +130,7 @@ BELOW = {
     "calijack.core": {"calijack.cards", "calijack.rules"},
     "calijack.reasons": {"calijack.cards", "calijack.core"},
     "calijack.text": {"calijack.cards", "calijack.core", "calijack.quoting"},
+    "calijack.text_coach": {"calijack.cards", "calijack.text"},
     "calijack.view": {"calijack.cards", "calijack.rules", "calijack.text"},
     "calijack.scoring": {"calijack.cards", "calijack.core", "calijack.text"},
     "calijack.fast": {"calijack.core", "calijack.rules"},

@@ -50,11 +50,12 @@ def get_player(name: str, **options) -> Player:
 
 
 def play_deal(deal: Deal, players: Sequence[Player], rng: random.Random | int | None = None,
-              on_decision=None) -> State:
+              on_decision=None, scores=None) -> State:
     """Play ``deal`` to the end, seat ``s`` choosing with ``players[s]``; the final state.
 
     ``on_decision(state, seat, decision, seconds, cpu_seconds)`` is called after each choice
-    if given (wall-clock and processor time of the choice).
+    if given (wall-clock and processor time of the choice). ``scores``, the match score before
+    this deal, is shown to every player (:meth:`View.with_scores`) so it can play for the match.
     """
     import time
 
@@ -66,7 +67,8 @@ def play_deal(deal: Deal, players: Sequence[Player], rng: random.Random | int | 
     while not state.finished:
         seat = state.to_play
         begin, cpu = time.perf_counter(), time.process_time()
-        decision = players[seat].choose(state.view(seat), rng)
+        view = state.view(seat)
+        decision = players[seat].choose(view if scores is None else view.with_scores(scores), rng)
         if on_decision is not None:
             on_decision(state, seat, decision, time.perf_counter() - begin, time.process_time() - cpu)
         state = state.play(decision.card)

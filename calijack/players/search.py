@@ -10,7 +10,10 @@ cards between the two others stays hidden, so each guess is solved and the value
 once few enough cards remain.
 
 The objective is the deal's match points (mine minus the best other seat's), scored by
-``core.award_points`` under the deal's rule options.
+``core.award_points`` under the deal's rule options. With ``match_aware=True``, near the
+target, when the view knows the match score, it is the chance of winning the match
+(:mod:`.equity`); that is off by default, because measured against the plain search in
+matches to 10 it was weaker (``bench/match_aware.py``: 46.8% of 600 matches won).
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ import random
 import time
 
 from .. import core, text
+from ..text_coach import why_match
 from ..cards import DECK
 from ..view import View
 from .base import Decision, Knowledge
 from .heuristic import Stakes, keeps_low, rule_of_thumb, stakes
+from .equity import TIE, MatchObjective, near_target
 from .solver import Solver, utility
 from .worlds import World, sample
 
@@ -33,8 +38,11 @@ SOLVE_CARDS = 12          # solve exactly once this few cards are left in the ha
 
 
 def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.Random,
-            epsilon: float) -> int:
-    """Finish ``world`` in place with the rules of thumb for every seat; the objective for ``me``."""
+            epsilon: float, score=None) -> int:
+    """Finish ``world`` in place with the rules of thumb for every seat; the objective for ``me``.
+
+    ``score(points, pips)`` replaces the objective (:func:`.solver.utility`) when given.
+    """
     n, trump = world.n, world.trump
     keep_low = keeps_low(rules, trump, turned)
     worth = Stakes(rules, trump, turned)
@@ -63,6 +71,8 @@ def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.
             played |= 1 << card
             world.play(card)
     points, pips = core.award_points(rules, trump, dealer, world.piles, world.received, turned)
+    if score is not None:
+        return score(points, pips)
     return utility(points, pips, me, n, tiebreak=True)
 
 
@@ -72,12 +82,17 @@ class SearchPlayer:
     ``samples`` guesses per decision (default :data:`DEFAULT_SAMPLES`); ``time_limit`` (processor
     seconds, so a busy machine does not starve it) stops sampling early when given (then results depend on the machine's speed, so leave it
     ``None`` to reproduce games exactly); ``epsilon`` is the share of random cards in playouts.
+    ``match_aware``: when the view knows the match score (:meth:`View.with_scores`) and a seat
+    could reach the target this deal, play for the chance of winning the match
+    (:class:`.equity.MatchObjective`) instead of this deal's match points. Off by default: it
+    lost more decisive pairs than it won against the plain search (``bench/match_aware.py``).
     """
 
     name = "search"
 
     def __init__(self, samples: int | None = None, time_limit: float | None = None,
-                 epsilon: float = 0.1, solve_cards: int = SOLVE_CARDS):
+                 epsilon: float = 0.1, solve_cards: int = SOLVE_CARDS, match_aware: bool = False,
+                 match_sampled: bool = True, match_blend: float = TIE):
         if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
             raise ValueError(f"samples must be a whole number of at least 1, not {samples!r}")
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
@@ -86,13 +101,15 @@ class SearchPlayer:
             samples = DEFAULT_SAMPLES
         self.samples, self.time_limit = samples, time_limit
         self.epsilon, self.solve_cards = epsilon, solve_cards
+        self.match_aware, self.match_sampled, self.match_blend = bool(match_aware), bool(match_sampled), match_blend
         self.last_stats: dict = {}
 
     def __repr__(self) -> str:
-        return f"SearchPlayer(samples={self.samples!r}, time_limit={self.time_limit!r})"
+        return (f"SearchPlayer(samples={self.samples!r}, time_limit={self.time_limit!r}, "
+                f"match_aware={self.match_aware!r})")
 
     def choose(self, view: View, rng: random.Random) -> Decision:
-        """The card with the best expected match points, and why."""
+        """The card with the best expected match points (or chance of the match near the target), and why."""
         start = time.process_time()
         k = Knowledge.from_view(view)
         moves = core.bit_list(k.legal)
@@ -101,11 +118,18 @@ class SearchPlayer:
             return Decision(DECK[moves[0]], text.why_only(DECK[moves[0]]))
         preferred = self._preferred(view, k)
         cards_left = sum(k.hand_sizes)
+        score = self._objective(view)
         if k.stock_count == 0 and (k.players == 2 or cards_left <= self.solve_cards):
-            return self._endgame(view, k, moves, preferred, rng, start)
-        return self._sampled(view, k, moves, preferred, rng, start)
+            return self._endgame(view, k, moves, preferred, rng, start, score)
+        return self._sampled(view, k, moves, preferred, rng, start, score if self.match_sampled else None)
 
     # -- helpers ------------------------------------------------------------------------------
+    def _objective(self, view: View):
+        """The match objective near the target (when the score is known), else ``None`` (match points)."""
+        if self.match_aware and near_target(view.rules, view.scores):
+            return MatchObjective(view.rules, view.scores, view.seat, self.match_blend)
+        return None
+
     def _preferred(self, view: View, k: Knowledge) -> int:
         """The rule of thumb's card: it settles ties."""
         stake = stakes(view.rules, k.trump, True, k.turned)
@@ -118,7 +142,7 @@ class SearchPlayer:
             return True
         return self.time_limit is not None and count >= 1 and time.process_time() - start >= self.time_limit
 
-    def _sampled(self, view, k, moves, preferred, rng, start) -> Decision:
+    def _sampled(self, view, k, moves, preferred, rng, start, score=None) -> Decision:
         rules = view.rules
         turned = view.turned.index if view.turned is not None else -1
         totals = dict.fromkeys(moves, 0)
@@ -130,16 +154,19 @@ class SearchPlayer:
                 child = world.copy()
                 child.play(card)
                 totals[card] += rollout(child, rules, view.dealer, turned, k.seat,
-                                        random.Random(seed), self.epsilon)
+                                        random.Random(seed), self.epsilon, score)
             count += 1
         best = max(moves, key=lambda c: (totals[c], c == preferred, -c))
-        self.last_stats = {"mode": "sampled", "worlds": count,
-                           "values": {DECK[c].code: totals[c] / count / 100 for c in moves}}
+        scale = 100 if score is None else 1
+        self.last_stats = {"mode": "sampled", "worlds": count, "match": score is not None,
+                           "values": {DECK[c].code: totals[c] / count / scale for c in moves}}
+        if score is not None:
+            return Decision(DECK[best], why_match(DECK[best], count, totals[best] / count))
         others = [totals[c] for c in moves if c != best]
         margin = (totals[best] - max(others)) / count / 100
         return Decision(DECK[best], text.why_sampled(DECK[best], count, totals[best] / count / 100, margin))
 
-    def _endgame(self, view, k, moves, preferred, rng, start) -> Decision:
+    def _endgame(self, view, k, moves, preferred, rng, start, score=None) -> Decision:
         rules = view.rules
         turned = view.turned.index if view.turned is not None else -1
         totals = dict.fromkeys(moves, 0)
@@ -148,7 +175,7 @@ class SearchPlayer:
         exact = k.players == 2  # two players: the unseen cards are exactly the other hand
         while True:
             world = sample(view, rng).world
-            solver = Solver(rules, view.dealer, turned, k.seat, tiebreak=False)
+            solver = Solver(rules, view.dealer, turned, k.seat, tiebreak=False, score=score)
             values = solver.values(world)
             for card in moves:
                 totals[card] += values[card]
@@ -157,8 +184,11 @@ class SearchPlayer:
             if exact or self._enough(count, start):
                 break
         best = max(moves, key=lambda c: (totals[c], c == preferred, -c))
-        self.last_stats = {"mode": "exact" if exact else "solved", "worlds": count,
-                           "values": {DECK[c].code: totals[c] / count / 100 for c in moves}}
+        scale = 100 if score is None else 1
+        self.last_stats = {"mode": "exact" if exact else "solved", "worlds": count, "match": score is not None,
+                           "values": {DECK[c].code: totals[c] / count / scale for c in moves}}
+        if score is not None:
+            return Decision(DECK[best], why_match(DECK[best], 0 if exact else count, totals[best] / count))
         if exact:
             world, solver = worlds[0]
             child = world.copy()

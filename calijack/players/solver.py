@@ -8,9 +8,12 @@ last tricks can be solved exactly. The objective, for the seat ``me``:
 
 so match points come first and card values only break ties (``tiebreak=False`` drops
 them: three times faster, and the search then settles ties by its rule of thumb); the points come from
-:func:`calijack.core.award_points` under the deal's rule options. The other seats are assumed
-to play against ``me`` (with three players this is the "paranoid" reading). Alpha-beta with a
-transposition table; draws from a known stock are played too, so it solves any world.
+:func:`calijack.core.award_points` under the deal's rule options. Another objective can be
+given as ``score(points, pips)``: :func:`match_points` (the value a review reports) or the
+chance of winning the match (:mod:`.equity`). The other seats are assumed to play against
+``me`` (with three players this is the "paranoid" reading). Alpha-beta with a transposition
+table is exact: it cuts only lines that cannot change the value. Draws from a known stock are
+played too, so it solves any world.
 """
 
 from __future__ import annotations
@@ -19,10 +22,19 @@ from .. import core
 from ..rules import Rules
 from .worlds import World
 
-__all__ = ["utility", "Solver"]
+__all__ = ["utility", "match_points", "Solver"]
 
 _INF = 10 ** 9
 _VALUE = [core.pips_of(1 << i) for i in range(52)]
+
+
+def match_points(points: dict, me: int, n: int) -> int:
+    """``me``'s match points this deal minus the most that any other seat earns (``award_points``' answer)."""
+    pts = [0] * n
+    for seat in points.values():
+        if seat is not None:
+            pts[seat] += 1
+    return pts[me] - max(pts[s] for s in range(n) if s != me)
 
 
 def utility(points: dict, pips: tuple, me: int, n: int, tiebreak: bool = True) -> int:
@@ -41,16 +53,27 @@ def utility(points: dict, pips: tuple, me: int, n: int, tiebreak: bool = True) -
 class Solver:
     """Alpha-beta over one world's remaining plays, from the point of view of seat ``me``."""
 
-    def __init__(self, rules: Rules, dealer: int, turned: int, me: int, tiebreak: bool = True):
+    def __init__(self, rules: Rules, dealer: int, turned: int, me: int, tiebreak: bool = True,
+                 score=None):
         self.rules, self.dealer, self.turned, self.me = rules, dealer, turned, me
         self.tiebreak = tiebreak
+        self.score = score  # (points, pips) -> value for ``me``; None: :func:`utility`
         self.table: dict = {}
         self.nodes = 0
         self.special = -1  # the cards whose capture scores a point (set on first use)
 
     def _leaf(self, piles, received, trump) -> int:
         points, pips = core.award_points(self.rules, trump, self.dealer, piles, received, self.turned)
+        if self.score is not None:
+            return self.score(points, pips)
         return utility(points, pips, self.me, len(piles), self.tiebreak)
+
+    @classmethod
+    def match_points(cls, rules: Rules, dealer: int, turned: int, me: int) -> "Solver":
+        """A solver whose values are exactly :func:`match_points` with best play (whole numbers)."""
+        n = rules.players
+        return cls(rules, dealer, turned, me, tiebreak=False,
+                   score=lambda points, _pips: match_points(points, me, n))
 
     def values(self, world: World) -> dict[int, int]:
         """The exact value of each legal card of the seat to play (a card index → value)."""

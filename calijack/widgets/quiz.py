@@ -41,11 +41,15 @@ FEEDBACK_CLASS = "cj-quiz-feedback"
 
 @dataclass(frozen=True)
 class Answer:
-    """One answer to a question: its button label, whether it is right, and why (plain text)."""
+    """One answer to a question: its button label, whether it is right, and why (plain text).
+
+    ``extra`` (HTML, optional) is shown under the reason: a table of values, say.
+    """
 
     label: str
     right: bool
     why: str
+    extra: str = ""
 
     def __post_init__(self) -> None:
         for name in ("label", "why"):
@@ -59,7 +63,7 @@ class Answer:
 def _feedback(answer: Answer) -> str:
     verdict = "Right." if answer.right else "Not quite."
     return (f'<div class="{FEEDBACK_CLASS}" data-right="{str(answer.right).lower()}">'
-            f"<strong>{verdict}</strong> {html.escape(answer.why)}</div>")
+            f"<strong>{verdict}</strong> {html.escape(answer.why)}{answer.extra}</div>")
 
 
 def _prompt_html(prompt: str, picture: str, number: int | None = None, css: bool = True) -> str:
@@ -68,7 +72,8 @@ def _prompt_html(prompt: str, picture: str, number: int | None = None, css: bool
     return f'{style}<p class="cj-quiz-prompt">{head}{html.escape(prompt)}</p>{picture}'
 
 
-def question(prompt: str, answers: Sequence[Answer], *, picture: str = "") -> StaticDemo:
+def question(prompt: str, answers: Sequence[Answer], *, picture: str = "",
+             tooltips: Sequence[str] | None = None) -> StaticDemo:
     """A question: ``prompt`` (plain text), an optional ``picture`` (HTML), and its answers.
 
     At least two answers, at least one of them right, with distinct labels. Raises
@@ -87,6 +92,8 @@ def question(prompt: str, answers: Sequence[Answer], *, picture: str = "") -> St
     if not any(answer.right for answer in answers):
         raise ValueError(f"none of the answers to {prompt!r} is marked right")
     demo = chooser([_feedback(a) for a in answers], [a.label for a in answers])
+    if tooltips is not None:
+        demo.control.tooltips = tuple(tooltips)  # each button's full name (a card's, say)
     # Nothing chosen yet: no button pressed and no feedback shown until the reader picks.
     demo.control.index = None
     demo.stack.selected_index = None
@@ -101,16 +108,16 @@ def question(prompt: str, answers: Sequence[Answer], *, picture: str = "") -> St
     return demo
 
 
-def quick_checks(questions: Sequence[StaticDemo]) -> widgets.VBox:
-    """The questions of one chapter, numbered, in one box."""
+def quick_checks(questions: Sequence[StaticDemo], start: int = 1) -> widgets.VBox:
+    """The questions of one chapter, numbered from ``start``, in one box."""
     questions = list(questions)
     if not questions:
         raise ValueError("quick_checks needs at least one question")
     for k, item in enumerate(questions):
         if QUESTION_CLASS not in getattr(item, "_dom_classes", ()):
             raise TypeError(f"questions[{k}] must come from quiz.question(), not {type(item).__name__}")
-    for number, item in enumerate(questions, 1):
-        item.prompt.value = _prompt_html(*item.prompt_parts, number=number, css=number == 1)
+    for number, item in enumerate(questions, start):
+        item.prompt.value = _prompt_html(*item.prompt_parts, number=number, css=number == start)
     box = widgets.VBox(children=questions)
     box.add_class(QUIZ_CLASS)
     return box

@@ -24,6 +24,8 @@ from ..cards import Card
 from ..play import Session, SessionError, Step, available_opponents
 from ..rules import OPTIONS
 from ..state import IllegalPlay, State
+from ..text_coach import review_ready, reviewing
+from .review import ReviewBoard
 from .table import CardTable
 
 __all__ = ["Sandbox", "DELAY"]
@@ -130,7 +132,10 @@ class Sandbox(widgets.VBox):
         self.replay_slider.add_class("cj-replay")
         self.replay_view = widgets.HTML()
         self.replay_view.add_class("cj-replay-view")
-        self.end_box = widgets.VBox([self.replay_slider, self.replay_view], layout=widgets.Layout(display="none"))
+        self.review_board = ReviewBoard()
+        self.review_board.add_class("cj-review-board")
+        self.end_box = widgets.VBox([self.review_board, self.replay_slider, self.replay_view],
+                                    layout=widgets.Layout(display="none"))
         self.end_box.add_class("cj-end")
 
     def _rules_box(self) -> widgets.VBox:
@@ -176,7 +181,8 @@ class Sandbox(widgets.VBox):
         if action == "play":
             self._guard(self._on_card, card, when_busy="ignore")
         else:
-            handler = {"hint": self._on_hint, "undo": self._on_undo, "next": self._on_next_deal}[action]
+            handler = {"hint": self._on_hint, "undo": self._on_undo, "next": self._on_next_deal,
+                       "review": self._on_review}[action]
             self._guard(handler)
 
     def _guard(self, action, *args, when_busy: str = "refuse") -> None:
@@ -231,6 +237,14 @@ class Sandbox(widgets.VBox):
         self.session.undo()
         self._hinted = None
         self._render(self.session.narrator.undone() + " " + self.session.prompt())
+
+    def _on_review(self) -> None:
+        s = self.session
+        self._say(reviewing(), "cj-info", announce=True)
+        # Fewer worlds for tests by environment; the learner gets the coach's default.
+        reviews = s.review(int(os.environ.get("CALIJACK_REVIEW_SAMPLES", 0)) or None)
+        self.review_board.show(s.state, reviews, s.seat, names=s.names, four_color=self.four_color_toggle.value)
+        self._say(review_ready(self.review_board.summary), "cj-info", announce=True)
 
     def _on_opponent(self, name: str) -> None:
         self.session.set_opponent(name)
@@ -330,7 +344,8 @@ class Sandbox(widgets.VBox):
             self._render_table(state, note=note)
             self._say(message)
             self.table.actions = {"hint": s.your_turn, "undo": s.can_undo,
-                                  **({"next": True} if s.can_continue else {})}
+                                  **({"next": True} if s.can_continue else {}),
+                                  **({"review": True} if state.finished else {})}
             if state.finished:
                 self.table.sheet_html = render.score_sheet_html(s.result, names=s.names, match_scores=s.scores,
                                                                 target=s.rules.target,
@@ -351,6 +366,8 @@ class Sandbox(widgets.VBox):
         else:
             self.end_box.layout.display = "none"
             self.replay_view.value = ""
+            if self.review_board.steps:
+                self.review_board.clear()
 
     def _mark(self, settled: bool = True) -> None:
         # Markers for tests and benchmarks: what the page shows, written with it.

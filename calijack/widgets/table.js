@@ -3,15 +3,16 @@
 // <button class="cj-play" data-card="JH">) and decides everything; this module only shows the
 // HTML, sends back which card or action was chosen, and keeps the keyboard where it was.
 //
-// Traits: table_html, message_html, sheet_html (HTML strings), actions ({hint, undo, next}:
+// Traits: table_html, message_html, sheet_html (HTML strings), actions ({hint, undo, next, review}:
 // which buttons are offered), busy, status (markers for tests). Messages in: {announce: text}
 // (read out by the polite live region). Messages out: {action: "play", card: "JH"} and
-// {action: "hint" | "undo" | "next"}.
+// {action: "hint" | "undo" | "next" | "review"}.
 
 const ACTIONS = [
   ["hint", "Hint", "cj-hint"],
   ["undo", "Undo", "cj-undo"],
   ["next", "Next deal", "cj-next-deal cj-primary"],
+  ["review", "Review this deal", "cj-review-deal"],
 ];
 
 function render({ model, el }) {

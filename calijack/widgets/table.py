@@ -21,11 +21,11 @@ import traitlets
 __all__ = ["CardTable", "ACTIONS"]
 
 HERE = Path(__file__).resolve().parent
-ACTIONS = ("play", "hint", "undo", "next")
+ACTIONS = ("play", "hint", "undo", "next", "review")
 
 
 class CardTable(anywidget.AnyWidget):
-    """The table, the learner's hand as buttons, the Hint/Undo/Next deal row and the score sheet.
+    """The table, the learner's hand as buttons, the Hint/Undo/Next deal/Review row and the score sheet.
 
     ``on_action(action, card)`` is called for each valid message from the page: ``action`` is
     one of :data:`ACTIONS`, ``card`` the card's code for "play" (else ``None``). A malformed

@@ -107,6 +107,30 @@ def test_the_live_sandbox_plays_a_whole_deal_by_clicks(book_site, page, page_gua
     page_guard.assert_clean("after a whole live deal")
 
 
+def test_the_live_practice_lesson_answers_a_puzzle(book_site, page, page_guard):
+    from calijack.puzzles import load
+
+    puzzles = load()
+    frame = start_live(page, book_site, "08_practice")
+    # Live, the page's last demo (the endgame's puzzles, exact values) comes from Python.
+    endgame = [p for p in puzzles if p.stage == "endgame"]
+    questions = frame.locator(".cj-puzzle").filter(visible=True)
+    questions.first.wait_for(timeout=START_MS)
+    assert questions.count() == len(endgame)
+    puzzle, item = endgame[-1], questions.nth(len(endgame) - 1)
+    legal = [str(c) for c in puzzle.state.legal_cards()]
+    answer = legal[[c.code for c in puzzle.state.legal_cards()].index(puzzle.answer)]
+    buttons = item.locator(".cj-quiz-control button")
+    item.scroll_into_view_if_needed()
+    assert [buttons.nth(i).inner_text().strip() for i in range(buttons.count())] == legal
+    buttons.nth(legal.index(answer)).click()
+    shown = item.locator('.cj-quiz-feedback[data-right="true"]').filter(visible=True)
+    shown.wait_for()
+    assert "Right." in shown.inner_text()
+    assert shown.locator(".cj-puzzle-values tbody tr").count() == len(legal)
+    page_guard.assert_clean("after a live puzzle")
+
+
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_each_live_lesson_answers_its_control(lesson, book_site, page, page_guard):
     frame = start_live(page, book_site, lesson)

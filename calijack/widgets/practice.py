@@ -1,0 +1,86 @@
+"""Practice puzzles as quick checks: pick a card, then see every card's value and the reason.
+
+Each puzzle (:mod:`calijack.puzzles`) becomes a question built the way the quick checks are
+(:func:`calijack.widgets.quiz.question`: toggle buttons over precomputed feedback frames, tied
+by ``jslink``), so it answers in the static book, in Jupyter and in Voilà alike. One button per
+legal card; each frame says whether that card is the answer, the coach's sentence, and a table
+of every card's value. The table pictures of a set share one :class:`~.demo_base.Sheet`.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+import ipywidgets as widgets
+
+from .. import render
+from ..cards import parse_card
+from ..puzzles import Puzzle
+from ..review import Rating
+from ..text import seat_names
+from ..text_coach import puzzle_feedback, puzzle_prompt, puzzle_title, signed
+from .demo_base import SHEET_CLASS, Sheet
+from .quiz import Answer, question, quick_checks
+
+__all__ = ["puzzle_question", "practice_set", "values_table", "PRACTICE_CLASS"]
+
+PRACTICE_CLASS = "cj-practice"
+
+
+def values_table(rating: Rating, picked, best) -> str:
+    """Every legal card's value as a small table (HTML), the answer and the card picked named."""
+    how = "exact, with best play" if rating.exact else f"estimated over {rating.samples} guesses at the hidden cards"
+    rows = []
+    shown = rating.shown
+    for card, value in sorted(shown.items(), key=lambda item: (-item[1], item[0].index)):
+        notes = (["best"] if card == best else []) + (["your pick"] if card == picked else [])
+        rows.append(f"<tr><th scope=\"row\">{html.escape(str(card))}</th><td>{html.escape(signed(value, rating.exact))}</td>"
+                    f"<td>{html.escape(', '.join(notes))}</td></tr>")
+    return (f'<table class="cj-puzzle-values"><caption>Every card\'s value in match points '
+            f"({html.escape(how)})</caption><thead><tr><th scope=\"col\">Card</th><th scope=\"col\">Value</th>"
+            f'<th scope="col">Note</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
+
+
+def puzzle_question(puzzle: Puzzle, rating: Rating | None = None, sheet: Sheet | None = None):
+    """One puzzle as a question: the table as the player sees it, one button per legal card."""
+    state = puzzle.state
+    seat = state.to_play
+    # The rating kept with the puzzle shows at once; the checks vouch that it is the engine's.
+    rating = rating or (puzzle.stored_rating() if puzzle.stored is not None else puzzle.rating())
+    best = parse_card(puzzle.answer)
+    view = state.view(seat)
+    names = seat_names(state.players, seat)
+    picture = render.table_html(view, names=names)
+    if sheet is not None:
+        picture = sheet.compact(picture)
+    led = state.current.cards[0] if state.trick else None
+    prompt = (puzzle_title(puzzle.stage, best, rating, state.trump) + " "
+              + puzzle_prompt(not state.trick, led, state.stock_top, state.trump, puzzle.exact,
+                              state.hand(1 - seat) if puzzle.exact else []))
+    cards = state.legal_cards()
+    answers = []
+    for card in cards:
+        right, why = puzzle_feedback(card, best, rating, state.trump, state.players)
+        answers.append(Answer(str(card), right, why, extra=values_table(rating, card, best)))
+    item = question(prompt, answers, picture=picture, tooltips=[c.name for c in cards])
+    item.add_class("cj-puzzle")
+    item.puzzle, item.rating = puzzle, rating
+    return item
+
+
+def practice_set(puzzles: Sequence[Puzzle], ratings: Sequence[Rating] | None = None) -> widgets.VBox:
+    """A box of puzzles, numbered by their puzzle numbers, sharing one sheet of card drawings."""
+    puzzles = list(puzzles)
+    if not puzzles:
+        raise ValueError("practice_set needs at least one puzzle")
+    sheet = Sheet()
+    ratings = list(ratings) if ratings is not None else [None] * len(puzzles)
+    items = [puzzle_question(p, r, sheet) for p, r in zip(puzzles, ratings)]
+    box = quick_checks(items, start=puzzles[0].number)
+    defs = widgets.HTML(value=sheet.html())
+    defs.add_class(SHEET_CLASS)
+    box.children = (defs,) + tuple(box.children)
+    box.add_class(PRACTICE_CLASS)
+    box.questions = items
+    return box

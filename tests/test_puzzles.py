@@ -1,0 +1,92 @@
+"""The practice puzzles: every answer re-checked, the positions reproduced from their seeds."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from calijack.cards import parse_card
+from calijack.puzzles import STAGE_TRICKS, check, clear_answer, derive, find, freeze, load
+from calijack.records import deal_record
+from calijack.review import exact_position
+from calijack.widgets.practice import practice_set
+
+PUZZLES = load()
+
+
+def test_at_least_24_puzzles_graded_from_the_opening_to_the_endgame():
+    order = list(STAGE_TRICKS)
+    assert len(PUZZLES) >= 24
+    assert [p.number for p in PUZZLES] == list(range(1, len(PUZZLES) + 1))
+    stages = [order.index(p.stage) for p in PUZZLES]
+    assert stages == sorted(stages) and all(stages.count(k) >= 6 for k in range(len(order)))
+    for p in PUZZLES:
+        state = p.state
+        first, last = STAGE_TRICKS[p.stage]
+        assert first <= state.trick_number <= last
+        assert exact_position(state) == p.exact == (p.stage == "endgame")
+
+
+@pytest.mark.parametrize("puzzle", PUZZLES, ids=lambda p: f"{p.number}-{p.stage}")
+def test_every_answer_is_rechecked_by_the_engine(puzzle):
+    ok, line = check(puzzle)
+    assert ok, line
+    rating = puzzle.rating()
+    best = parse_card(puzzle.answer)
+    assert clear_answer(rating) == puzzle.answer and rating.best == [best]
+    others = [c for c in rating.values if c != best]
+    if puzzle.exact:
+        assert all(rating.values[best] - rating.values[c] >= 1 for c in others)
+    else:
+        assert all(rating.margin(best, c)[0] > 0 for c in others)
+    assert freeze(rating) == puzzle.stored
+
+
+@pytest.mark.parametrize("puzzle", PUZZLES, ids=lambda p: f"{p.number}-{p.stage}")
+def test_every_position_comes_from_its_seed(puzzle):
+    assert deal_record(derive(puzzle.seed, puzzle.plays)) == puzzle.record
+
+
+def test_the_finder_is_reproducible_and_its_puzzles_check():
+    said = []
+    first = find(per_stage=2, stages=["endgame"], say=said.append)
+    again = find(per_stage=2, stages=["endgame"], say=lambda _line: None)
+    assert [p.to_json() for p in first] == [p.to_json() for p in again] and len(said) == 2
+    assert all(check(p)[0] and p.exact for p in first)
+
+
+def test_a_wrong_answer_in_the_file_is_caught():
+    puzzle = next(p for p in PUZZLES if p.exact)
+    wrong = next(c.code for c in puzzle.state.legal_cards() if c.code != puzzle.answer)
+    from dataclasses import replace
+
+    ok, line = check(replace(puzzle, answer=wrong))
+    assert not ok and f"not {wrong}" in line
+    tampered = replace(puzzle, stored={**puzzle.stored, "values": {k: v + 1 for k, v in puzzle.stored["values"].items()}})
+    assert not check(tampered)[0]
+
+
+def _text(html: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", " ", html))
+
+
+def test_each_puzzle_offers_every_legal_card_and_explains_each_pick():
+    box = practice_set(PUZZLES[:3])
+    assert len(box.questions) == 3
+    for item in box.questions:
+        puzzle, rating = item.puzzle, item.rating
+        state = puzzle.state
+        assert list(item.control.options) == [str(c) for c in state.legal_cards()]
+        assert list(item.control.tooltips) == [c.name for c in state.legal_cards()]
+        assert item.control.index is None and item.stack.selected_index is None  # nothing given away
+        for card, frame in zip(state.legal_cards(), item.stack.children):
+            right = card.code == puzzle.answer
+            assert f'data-right="{str(right).lower()}"' in frame.value
+            words = _text(frame.value)
+            assert ("Right." if right else "Not quite.") in words
+            for other, value in rating.shown.items():
+                assert str(other) in words
+            assert "your pick" in words and "best" in words
+    assert box.questions[0].prompt.value.count(f"<strong>{PUZZLES[0].number}.</strong>") == 1
