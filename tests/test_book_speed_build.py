@@ -65,6 +65,8 @@ def test_add_pictures_wraps_each_view_and_leaves_unknown_ones_a_loading_line():
     demos = re.findall(r'<div class="cj-demo" data-cj-model="([^"]+)">'
                        r'<div class="cj-demo-placeholder">(.*?)</div><script', out, re.S)
     assert [d[0] for d in demos] == [demo.model_id, "no-such-model"]
+    # Each picture opens with the button that starts it for a reader the page cannot see.
+    assert all(d[1].startswith(demo_pictures.START) for d in demos)
     assert out.count('type="application/vnd.jupyter.widget-view+json"') == 2
     assert "Loading the demo" in out.split("no-such-model", 2)[1]
 

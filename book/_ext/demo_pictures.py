@@ -18,6 +18,9 @@ VIEW_TAG = re.compile(
 BOXES = {"VBoxModel": "column", "BoxModel": "row", "HBoxModel": "row", "GridBoxModel": "column"}
 TEXT_MODELS = {"HTMLModel", "HTMLMathModel"}
 LOADING = '<span class="cj-demo-loading" role="status">Loading the demo…</span>'
+# For a reader whose input the page never sees (a screen reader in browse mode): a button
+# that starts the demo, hidden until it has the focus (cj-widgets.css, cj-widgets.js).
+START = '<button type="button" class="cj-demo-start">Start this demo</button>'
 
 
 
@@ -85,6 +88,6 @@ def add_pictures(body: str, state: dict) -> str:
             return match.group(0)
         pic = picture(state, model_id) or f'<div class="cj-pic-control">{LOADING}</div>'
         return (f'<div class="cj-demo" data-cj-model="{html.escape(model_id)}">'
-                f'<div class="cj-demo-placeholder">{pic}</div>{match.group(0)}</div>')
+                f'<div class="cj-demo-placeholder">{START}{pic}</div>{match.group(0)}</div>')
 
     return VIEW_TAG.sub(wrap, body)

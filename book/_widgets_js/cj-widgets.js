@@ -44,6 +44,7 @@
   var STATE = 'script[type="application/vnd.jupyter.widget-state+json"]';
   // Input only a reader makes. Not "scroll": the theme scrolls its sidebar by itself.
   var ENGAGEMENT = ["wheel", "touchstart", "pointerdown", "pointermove", "keydown"];
+  var FOCUSABLE = 'button, input, select, textarea, a[href], [role="slider"], [tabindex="0"]';
   var MODULES = {
     "@jupyter-widgets/base": "jupyter-widgets-base",
     "@jupyter-widgets/controls": "jupyter-widgets-controls",
@@ -98,8 +99,17 @@
 
   function showWidget(demo) {
     var picture = demo.querySelector(".cj-demo-placeholder");
+    // The reader was on the picture's "Start this demo" button: the focus goes on into the
+    // live demo's first control, not back to the top of the page.
+    var focused = picture && picture.contains(document.activeElement);
     if (picture) {
       picture.remove();
+    }
+    if (focused) {
+      var first = demo.querySelector(FOCUSABLE);
+      if (first) {
+        first.focus();
+      }
     }
     demo.classList.add("cj-demo-ready");
     tapped.forEach(function (tap) {
@@ -292,6 +302,12 @@
         }
         start();
       }, { passive: true });
+      // "Start this demo" (the picture's button for a reader the page cannot otherwise see).
+      demo.addEventListener("click", function (event) {
+        if (event.target.closest && event.target.closest(".cj-demo-start")) {
+          start();
+        }
+      });
     });
   }
 

@@ -173,6 +173,26 @@ def test_a_tap_on_a_pictured_option_loads_the_demo_and_is_replayed(page, page_gu
     page_guard.assert_clean(CHAPTER)
 
 
+def test_a_reader_the_page_cannot_see_starts_a_demo_with_its_button(page, page_guard, book_site):
+    # A screen reader in browse mode moves the focus and clicks, but the page gets no key or
+    # pointer input: the picture's "Start this demo" button is the way in, shown while focused,
+    # and the focus goes on into the live demo.
+    page.set_viewport_size(PHONE)
+    page.goto(book_site.url_for(CHAPTER), wait_until="load")
+    start = page.get_by_role("button", name="Start this demo").first
+    start.evaluate("(b) => b.focus()")
+    box = start.bounding_box()
+    assert box and box["width"] >= 44 and box["height"] >= 44, box  # seen, finger-sized
+    page.wait_for_timeout(300)
+    assert page.locator(".widget-subarea").count() == 0  # focus alone loads nothing
+    start.evaluate("(b) => b.click()")
+    page.wait_for_selector(".cj-demo.cj-demo-ready")
+    where = page.evaluate("""() => { const a = document.activeElement;
+      return a && a.closest(".cj-demo-ready") ? "live demo" : (a ? a.tagName : "none"); }""")
+    assert where == "live demo", where
+    page_guard.assert_clean(CHAPTER)
+
+
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
 def test_each_picture_holds_its_demos_room(page, page_guard, book_site, viewport):
     pages = widget_pages(book_site)
