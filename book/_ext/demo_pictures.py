@@ -68,7 +68,10 @@ def picture(state: dict, model_id: str) -> str:
 
     if name in BOXES:
         inner = "".join(child(ref) for ref in s.get("children") or [])
-        return f'<div class="cj-pic-box cj-pic-{BOXES[name]}">{inner}</div>'
+        # The box's own classes (cj-puzzle, …) too: the site's rules for what is inside it
+        # (a puzzle's wider card buttons) must size the picture as they size the live box.
+        own = "".join(" " + html.escape(c) for c in s.get("_dom_classes") or [])
+        return f'<div class="cj-pic-box cj-pic-{BOXES[name]}{own}">{inner}</div>'
     if name in TEXT_MODELS or name == "LabelModel":
         value = s.get("value", "")
         value = value if name in TEXT_MODELS else html.escape(value)
