@@ -15,8 +15,9 @@ times what it weighs on any real host. This server adds what a host adds:
   ``.wasm`` → ``application/wasm`` and ``.mjs`` → ``text/javascript`` (Pyodide hangs
   without them), and ``charset=utf-8`` on text.
 - **Cache headers.** A versioned URL (a ``?v=``/``?digest=`` query, as Sphinx and the theme
-  write, or a content hash in the file name) is ``immutable`` for a year; everything else is
-  ``no-cache`` and revalidated with ``ETag``/``Last-Modified`` (answered by 304).
+  write, JupyterLite's ``?_=``, or a content hash in the file name) is ``immutable`` for a
+  year; everything else is ``no-cache`` and revalidated with ``ETag``/``Last-Modified``
+  (answered by 304).
 - Folders serve their ``index.html``; there are no folder listings, and nothing outside the
   folder is reachable.
 
@@ -91,10 +92,14 @@ CACHE_BYTES = 192 * 2**20  # compressed bodies kept in memory, least recently us
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
-VERSION_PARAMS = {"v", "digest"}
+# JupyterLite's "?_=<build hash>" on its own bootstrap files counts as a version too.
+VERSION_PARAMS = {"v", "digest", "_"}
 # A content hash in a file name: webpack's "1551f4f60c37af51121f.woff2", myst-nb's
-# "mystnb.<sha256>.css".
-HASHED_NAME = re.compile(r"(?:^|[.\-_])[0-9a-f]{16,}(?=[.\-_])")
+# "mystnb.<sha256>.css", and the short hash JupyterLite's bundler puts between the chunk's
+# name and its extension ("8068.e565cfb.js", "jlab_core.a86436d.js"): 7 or more hex digits,
+# at least one of them a letter, so a plain number ("app.2024.js") is not taken for one.
+HASHED_NAME = re.compile(r"(?:^|[.\-_])[0-9a-f]{16,}(?=[.\-_])"
+                         r"|\.(?=[0-9]*[a-f])[0-9a-f]{7,15}\.(?:js|css|wasm|woff2?)$")
 
 
 def content_type(path: str | os.PathLike) -> str:

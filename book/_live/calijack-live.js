@@ -21,6 +21,9 @@
   var LITE = new URL(script.dataset.lite || "../lite/", document.baseURI).href;
   var LESSON = script.dataset.lesson;
   var TIMEOUT_MS = 180000;
+  // How often the frame is looked at while the lesson starts: cheap, and each look saved is
+  // time the reader waits less once the widget is drawn.
+  var POLL_MS = 40;
   var WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]';
   // Hides the REPL's own chrome inside the frame: the app view is the widget alone.
   var FRAME_CSS = [
@@ -179,7 +182,7 @@
           if (Date.now() - began > TIMEOUT_MS) {
             return reject(new Error("Python did not start within " + TIMEOUT_MS / 60000 + " minutes."));
           }
-          setTimeout(poll, 150);
+          setTimeout(poll, POLL_MS);
         })();
       });
     }).then(function (frame) {

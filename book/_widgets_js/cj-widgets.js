@@ -285,6 +285,11 @@
       if (!event.isTrusted) {
         return;
       }
+      // Reaching for "Play live" is not a sign to fetch the static demo's code: the live demo
+      // is about to replace it, and both would share the page's one thread while Python starts.
+      if (event.target && event.target.closest && event.target.closest(".cj-live")) {
+        return;
+      }
       engaged = true;
       ENGAGEMENT.forEach(function (type) {
         window.removeEventListener(type, engage, true);
