@@ -33,6 +33,7 @@ in Voilà, with no install cell, and the kernel never asks a package index for a
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import os
@@ -362,7 +363,9 @@ def build(out: Path, cache: Path) -> dict:
         # What the book's "Play live" needs: each lesson's code, and the runtime's files with
         # their sizes (it downloads them first, to say how far along it is).
         # Largest first: the long downloads start before the REPL's own requests queue up.
-        runtime_files = sorted(({"name": p.name, "bytes": p.stat().st_size} for p in target.iterdir()),
+        # "gzip_bytes" is what a host that compresses sends: the page tells the reader that figure.
+        runtime_files = sorted(({"name": p.name, "bytes": p.stat().st_size,
+                                 "gzip_bytes": len(gzip.compress(p.read_bytes(), 6))} for p in target.iterdir()),
                                key=lambda f: (-f["bytes"], f["name"]))
         (out / "lessons.json").write_text(json.dumps({"lessons": lessons, "runtime": runtime_files},
                                                      indent=1, ensure_ascii=False))

@@ -13,6 +13,9 @@ built with warnings as errors).
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 import os
 import shutil
 from pathlib import Path
@@ -32,17 +35,39 @@ def _lite_source(app: Sphinx) -> Path:
 
 def _add_static(app: Sphinx, config) -> None:
     config.html_static_path.append(str(STATIC))
+    # A digest of what the pages' script tags depend on (the script, its stylesheet, the
+    # download the live site weighs), as an "html" config value: when it changes, Sphinx
+    # writes every page again, so an incremental build never serves a page that points at
+    # an older script or says an older size.
+    digest = hashlib.sha256(str(download_mb(_lite_source(app))).encode())
+    for path in sorted(STATIC.iterdir()):
+        digest.update(path.name.encode() + path.read_bytes())
+    config.calijack_live_digest = digest.hexdigest()[:16]
+
+
+def download_mb(lite: Path) -> int | None:
+    """Megabytes (gzip, rounded up) of Python and its packages, from the live site's
+    ``lessons.json``: what the "Play live" button says the reader will download once."""
+    try:
+        runtime = json.loads((lite / "lessons.json").read_text(encoding="utf-8"))["runtime"]
+        return math.ceil(sum(item["gzip_bytes"] for item in runtime) / 1e6)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _page(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    """Give lesson pages the live script, told where the live site is and which lesson this is."""
+    """Give lesson pages the live script, told where the live site is, which lesson this is,
+    and how much Python weighs."""
     if not pagename.startswith(LESSON_PREFIX) or doctree is None:
         return
     lite = context["pathto"](LITE_DIR + "/index.html", 1).rsplit("index.html", 1)[0]
     lesson = pagename[len(LESSON_PREFIX):]
+    attributes = {"data-lite": lite, "data-lesson": lesson}
+    megabytes = download_mb(_lite_source(app))
+    if megabytes is not None:
+        attributes["data-download-mb"] = str(megabytes)
     app.add_css_file("calijack-live.css")
-    app.add_js_file("calijack-live.js", loading_method="defer",
-                    **{"data-lite": lite, "data-lesson": lesson})
+    app.add_js_file("calijack-live.js", loading_method="defer", **attributes)
 
 
 def _copy_lite(app: Sphinx, exception: Exception | None) -> None:
@@ -70,6 +95,7 @@ def _copy_lite(app: Sphinx, exception: Exception | None) -> None:
 
 def setup(app: Sphinx) -> dict:
     """Register the extension."""
+    app.add_config_value("calijack_live_digest", "", "html")
     app.connect("config-inited", _add_static)
     app.connect("html-page-context", _page)
     app.connect("build-finished", _copy_lite)

@@ -20,6 +20,8 @@
   if (!script) return;
   var LITE = new URL(script.dataset.lite || "../lite/", document.baseURI).href;
   var LESSON = script.dataset.lesson;
+  // Measured by the build (book/_ext/calijack_live.py): gzip megabytes of the runtime and wheels.
+  var DOWNLOAD_MB = script.dataset.downloadMb;
   var TIMEOUT_MS = 180000;
   // How often the frame is looked at while the lesson starts: cheap, and each look saved is
   // time the reader waits less once the widget is drawn.
@@ -209,8 +211,9 @@
     var panel = document.createElement("div");
     panel.className = "cj-live";
     panel.innerHTML = '<button type="button" class="cj-live-button">Play live</button>' +
-      '<span class="cj-live-note">Runs Python in your browser to play it for real ' +
-      '(a one-time download of about 10 MB).</span>' +
+      '<span class="cj-live-note">Runs Python in your browser to play it for real' +
+      (DOWNLOAD_MB ? ' (Python and its packages: a one-time download of about ' + DOWNLOAD_MB + ' MB)' : '') +
+      '.</span>' +
       '<p class="cj-live-status" role="status" aria-live="polite"></p>';
     var button = panel.querySelector("button");
     button.addEventListener("click", function () { start(panel, button, demo); });
