@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import Card
-from .text import POINT_TITLES, card_words, listing
+from .text import POINT_TITLES, listing
+from .text_hints import card_words
 
 if TYPE_CHECKING:
     from .review import Outcome, Rating

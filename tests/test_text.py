@@ -7,7 +7,8 @@ import random
 import pytest
 
 from calijack import Card, Deal, Rules, core
-from calijack.text import Narrator, award_detail, seat_names, why_lead_low, why_only
+from calijack.text import Narrator, award_detail, seat_names
+from calijack.text_hints import why_lead_low, why_only
 
 C = Card.parse
 

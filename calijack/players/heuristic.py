@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import random
 
-from .. import core, text
+from .. import core
+from .. import text_hints as hints
 from ..cards import DECK, SUIT_MASK, Rank
 from ..core import beats, trick_winner
 from ..rules import Rules
@@ -174,21 +175,21 @@ def _reason(rule: str, card, k: Knowledge, decided: bool, stake) -> str:
     top = DECK[k.stock_top] if k.stock_top >= 0 else None
     trump = k.trump
     if rule == "only":
-        return text.why_only(card)
+        return hints.why_only(card)
     if rule == "win_low":
-        return text.why_win_low(card, trump)
+        return hints.why_win_low(card, trump)
     if rule == "fight":
-        return text.why_fight(top, trump)
+        return hints.why_fight(top, trump)
     if rule == "capture":
         points = [DECK[c] for c in k.trick if stake[c] >= POINT_STAKE]
-        return text.why_capture(points[0] if points else None, sum(DECK[c].value for c in k.trick), trump)
+        return hints.why_capture(points[0] if points else None, sum(DECK[c].value for c in k.trick), trump)
     if rule == "lead_master":
-        return text.why_lead_master(card, top, trump)
+        return hints.why_lead_master(card, top, trump)
     if rule == "lead_high":
-        return text.why_lead_high(card, top, trump)
+        return hints.why_lead_high(card, top, trump)
     if rule == "lead_low":
-        return text.why_lead_low(card, stake[card.index], top, _worth_drawing(k.stock_top, trump), trump,
+        return hints.why_lead_low(card, stake[card.index], top, _worth_drawing(k.stock_top, trump), trump,
                                  decided)
     keeps_tens = bool(k.trick) and card.rank != Rank.TEN and any(
         DECK[c].rank == Rank.TEN for c in core.bit_list(k.hand))
-    return text.why_lose(card, decided, keeps_tens)
+    return hints.why_lose(card, decided, keeps_tens)

@@ -21,7 +21,8 @@ from __future__ import annotations
 import random
 import time
 
-from .. import core, text
+from .. import core
+from .. import text_hints as hints
 from ..text_coach import why_match
 from ..cards import DECK
 from ..view import View
@@ -115,7 +116,7 @@ class SearchPlayer:
         moves = core.bit_list(k.legal)
         if len(moves) == 1:
             self.last_stats = {"mode": "only", "worlds": 0}
-            return Decision(DECK[moves[0]], text.why_only(DECK[moves[0]]))
+            return Decision(DECK[moves[0]], hints.why_only(DECK[moves[0]]))
         preferred = self._preferred(view, k)
         cards_left = sum(k.hand_sizes)
         score = self._objective(view)
@@ -164,7 +165,7 @@ class SearchPlayer:
             return Decision(DECK[best], why_match(DECK[best], count, totals[best] / count))
         others = [totals[c] for c in moves if c != best]
         margin = (totals[best] - max(others)) / count / 100
-        return Decision(DECK[best], text.why_sampled(DECK[best], count, totals[best] / count / 100, margin))
+        return Decision(DECK[best], hints.why_sampled(DECK[best], count, totals[best] / count / 100, margin))
 
     def _endgame(self, view, k, moves, preferred, rng, start, score=None) -> Decision:
         rules = view.rules
@@ -197,5 +198,5 @@ class SearchPlayer:
             points, _ = core.award_points(rules, k.trump, view.dealer, end.piles, end.received, turned)
             mine = sum(1 for s in points.values() if s == k.seat)
             theirs = sum(1 for s in points.values() if s is not None and s != k.seat)
-            return Decision(DECK[best], text.why_exact(DECK[best], mine, theirs))
-        return Decision(DECK[best], text.why_solved(DECK[best], count, totals[best] / count / 100))
+            return Decision(DECK[best], hints.why_exact(DECK[best], mine, theirs))
+        return Decision(DECK[best], hints.why_solved(DECK[best], count, totals[best] / count / 100))

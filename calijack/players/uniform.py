@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from .. import core, text
+from .. import core
+from .. import text_hints as hints
 from ..cards import DECK
 from ..view import View
 from .base import Decision, Knowledge
@@ -21,7 +22,7 @@ class RandomPlayer:
         """A uniformly random legal card."""
         legal = core.bit_list(Knowledge.from_view(view).legal)
         card = DECK[legal[core.pick(rng, len(legal))]]
-        return Decision(card, text.why_only(card) if len(legal) == 1 else text.why_random(len(legal)))
+        return Decision(card, hints.why_only(card) if len(legal) == 1 else hints.why_random(len(legal)))
 
     def __repr__(self) -> str:
         return "RandomPlayer()"

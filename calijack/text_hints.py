@@ -1,0 +1,110 @@
+"""The computer players' reasons: the sandbox's hints, every one worded here and only here.
+
+Part of the narrator (:mod:`calijack.text`). A reason is one sentence without its final
+stop: the sandbox adds it after "Hint: play X.". The players (:mod:`calijack.players`)
+decide; these functions only word what they decided, so a hint never says more than the
+player knew.
+"""
+
+from __future__ import annotations
+
+from .cards import Card
+
+__all__ = ["card_words", "why_only", "why_random", "why_win_low", "why_fight", "why_capture",
+           "why_lead_master", "why_lead_high", "why_lead_low", "why_lose", "why_sampled",
+           "why_exact", "why_solved"]
+
+
+def card_words(card: Card, trump) -> str:
+    """A card in a reason: ``"the trump ace"``, or ``"10♠"`` for a card of a plain suit."""
+    return f"the trump {card.rank.word}" if card.suit == trump else str(card)
+
+
+def why_only(card: Card) -> str:
+    """``"10♠ is the only legal card"``"""
+    return f"{card} is the only legal card"
+
+
+def why_random(count: int) -> str:
+    """The random player's reason."""
+    return f"A card chosen at random among the {count} legal ones"
+
+
+def why_win_low(card: Card, trump) -> str:
+    """Trumping with the two when nobody plays after: it captures Low."""
+    return f"Win with {card_words(card, trump)}: capturing it earns Low"
+
+
+def why_fight(top: Card, trump) -> str:
+    """Winning a trick for the exposed card, which its winner draws."""
+    return f"Win this trick to draw the exposed card, {card_words(top, trump)}"
+
+
+def why_capture(point: Card | None, values: int, trump) -> str:
+    """Winning a trick for a point card in it (``point``), else for its card values."""
+    if point is not None:
+        return f"Win this trick: it holds {card_words(point, trump)}"
+    return f"Win this trick: it holds {values} in card values"
+
+
+def why_lead_master(card: Card, top: Card, trump) -> str:
+    """Leading the highest trump left to draw the exposed card."""
+    return f"Lead {card_words(card, trump)}, the highest trump left, to draw {card_words(top, trump)}"
+
+
+def why_lead_high(card: Card, top: Card, trump) -> str:
+    """Leading the highest card left of a plain suit to draw the exposed card."""
+    return f"Lead {card}, the highest {card.suit.singular} left, to draw {card_words(top, trump)}"
+
+
+def _spare(card: Card, stake: int, decided: bool) -> str:
+    # Name the card for what it is: a ten is never "a low card of no value".
+    if stake == 0 and card.value == 0:
+        return f"{card}, a low card of no value"
+    if stake == 0:
+        return (f"{card}: Game is decided, so card values no longer count" if decided
+                else f"{card}: card values do not decide Game under these rules")
+    return f"{card}, the card you can best spare"
+
+
+def why_lead_low(card: Card, stake: int, top: Card | None, top_worth: bool, trump,
+                 decided: bool) -> str:
+    """Leading the card worth least (``stake``: its worth; ``decided``: Game is decided on card values)."""
+    text = "Lead " + _spare(card, stake, decided)
+    if top is None:
+        return text
+    if top_worth:
+        return f"{text}; nothing in hand is sure to win {card_words(top, trump)}"
+    return f"{text}; the exposed {top} is not worth drawing"
+
+
+def why_lose(card: Card, decided: bool, keeps_tens: bool) -> str:
+    """Losing a trick not worth winning with the least useful card."""
+    if decided:
+        return f"Game is already decided on card values, so they no longer matter: throw {card}"
+    if keeps_tens:
+        return f"Lose this trick with {card}: keep the tens and low trumps"
+    return f"Nothing here is worth winning: throw {card}, the least useful card"
+
+
+def _ahead(average: float) -> str:
+    if round(average, 1) == 0:
+        return "level in match points on average"
+    return f"{abs(average):.1f} match points {'ahead' if average > 0 else 'behind'} on average"
+
+
+def why_sampled(card: Card, guesses: int, average: float, margin: float) -> str:
+    """The search's reason while the stock lasts (``average``, ``margin``: match points)."""
+    return (f"Over {guesses} guesses at the hidden cards, {card} did best: it ends the deal "
+            f"{_ahead(average)}, {margin:.1f} better than the next card")
+
+
+def why_exact(card: Card, mine: int, theirs: int) -> str:
+    """The search's reason once every card is known (two players)."""
+    return (f"Every card is known now: with best play on both sides {card} ends the deal "
+            f"{mine}–{theirs} in match points")
+
+
+def why_solved(card: Card, guesses: int, average: float) -> str:
+    """The search's reason late in a three-handed deal (each guess solved exactly)."""
+    return f"Solved {guesses} guesses at the last hands exactly: {card} does best, ending {_ahead(average)}"
