@@ -19,7 +19,6 @@ Node's WebAssembly engine, V8, as Chromium's), so the two runtimes are timed by 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import sys
@@ -31,6 +30,7 @@ if (ROOT / "calijack").is_dir():
     sys.path.insert(0, str(ROOT))
 
 from calijack import Deal  # noqa: E402
+from calijack.bench import print_report  # noqa: E402
 from calijack.players import get_player, play_deal  # noqa: E402
 from calijack.review import DEFAULT_SAMPLES, exact_position, rate, review  # noqa: E402
 
@@ -76,12 +76,7 @@ def main(argv=None) -> int:
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    report = run(args.deals, args.samples)
-    if args.json:
-        print(json.dumps(report))
-    else:
-        for key, value in report.items():
-            print(f"{key}: {value}")
+    print_report(run(args.deals, args.samples), args.json)
     return 0
 
 

@@ -157,14 +157,9 @@ def _samples(text: str) -> int:
 
 
 def _bench(args) -> int:
-    from .bench import run
+    from .bench import print_report, run
 
-    report = run(seconds=args.seconds, openspiel=not args.no_openspiel, rounds=args.rounds)
-    if args.json:
-        print(json.dumps(report))
-    else:
-        for key, value in report.items():
-            print(f"{key}: {value}")
+    print_report(run(seconds=args.seconds, openspiel=not args.no_openspiel, rounds=args.rounds), args.json)
     return 0
 
 

@@ -16,7 +16,7 @@ import sys
 from .fast import deals_per_second
 from .rules import Rules
 
-__all__ = ["run"]
+__all__ = ["run", "print_report"]
 
 # Run as a module of this package, so it is found in any install (not by a path to bench/).
 YARDSTICK = "calijack.openspiel_hearts"
@@ -65,3 +65,12 @@ def run(seconds: float = 5.0, openspiel: bool = True, rounds: int = 5) -> dict:
                           openspiel_hearts_rounds=theirs, openspiel_version=version,
                           ratio=round(report["deals_per_second"] / rate, 2))
     return report
+
+
+def print_report(report: dict, as_json: bool) -> None:
+    """Print a benchmark's report: one JSON line, or one ``key: value`` line per figure."""
+    if as_json:
+        print(json.dumps(report))
+    else:
+        for key, value in report.items():
+            print(f"{key}: {value}")

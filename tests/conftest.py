@@ -6,6 +6,7 @@ Only engine helpers live here; the browser tests keep their own conftest in ``te
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -60,6 +61,17 @@ def play_random(state: State, rng, plays: int | None = None) -> State:
     return state
 
 
+def random_position(rules: Rules, seed: int, plays: int) -> State:
+    """A deal shuffled from ``random.Random(seed)`` and played at random for ``plays`` cards
+    (each ``legal[int(rng.random() * len(legal))]``): the positions the search and review tests solve."""
+    rng = random.Random(seed)
+    state = Deal.random(rng, rules).start()
+    for _ in range(plays):
+        legal = state.legal_cards()
+        state = state.play(legal[int(rng.random() * len(legal))])
+    return state
+
+
 def seeded_game(rng, rules: Rules = STANDARD, dealer: int = 0) -> State:
     """A whole deal dealt and played from ``rng`` the way ``fast.random_deal`` does it."""
     return play_random(seeded_deal(rng, rules, dealer).start(), rng)
@@ -101,5 +113,6 @@ def eng() -> SimpleNamespace:
     """The helpers above, for tests and hypothesis properties alike (session scope)."""
     return SimpleNamespace(make_deal=make_deal, seeded_deal=seeded_deal, play_random=play_random,
                            seeded_game=seeded_game, play_first_legal=play_first_legal,
+                           random_position=random_position,
                            run_cli=run_cli, write_record=write_record, cards=cards,
                            OPTION_RULES=OPTION_RULES, ROOT=ROOT)

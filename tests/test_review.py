@@ -39,26 +39,17 @@ def brute(state, me) -> int:
     return max(values) if state.to_play == me else min(values)
 
 
-def position(rules, seed, plays):
-    """A seeded deal played at random for ``plays`` cards."""
-    rng = random.Random(seed)
-    state = Deal.random(rng, rules).start()
-    for _ in range(plays):
-        legal = state.legal_cards()
-        state = state.play(legal[int(rng.random() * len(legal))])
-    return state
-
 
 DIFFERING: dict[str, int] = {}  # per option: positions where the card played changes the value
 
 
 @pytest.mark.parametrize("name", list(TWO_PLAYER))
-def test_exact_values_equal_brute_force_minimax(name):
+def test_exact_values_equal_brute_force_minimax(name, eng):
     rules = TWO_PLAYER[name]
     checked = differing = 0
     for seed in range(6):
         for plays in (43, 45, 47):
-            state = position(rules, 1000 * seed + plays, plays)
+            state = eng.random_position(rules, 1000 * seed + plays, plays)
             assert exact_position(state)
             rating = rate(state)
             me = state.to_play
@@ -80,19 +71,19 @@ def test_the_brute_force_positions_include_cards_that_matter():
     assert sum(DIFFERING.values()) >= 10, DIFFERING
 
 
-def test_a_position_with_cards_left_in_the_stock_is_estimated():
-    state = position(Rules(), 3, 38)
+def test_a_position_with_cards_left_in_the_stock_is_estimated(eng):
+    state = eng.random_position(Rules(), 3, 38)
     assert not exact_position(state) and len(state.stock) == 2
     rating = rate(state, samples=12, rng=1)
     assert not rating.exact and rating.samples == 12
     assert set(rating.values) == set(state.legal_cards())
     assert all(len(runs) == 12 for runs in rating.per_world.values())
-    three = position(Rules(players=3), 3, 45)
+    three = eng.random_position(Rules(players=3), 3, 45)
     assert not exact_position(three) and not rate(three, samples=4).exact
 
 
-def test_estimated_values_are_reproducible_from_a_seed():
-    state = position(Rules(), 11, 9)
+def test_estimated_values_are_reproducible_from_a_seed(eng):
+    state = eng.random_position(Rules(), 11, 9)
     first, again = rate(state, samples=25, rng=7), rate(state, samples=25, rng=7)
     assert first.values == again.values and first.per_world == again.per_world
     other = rate(state, samples=25, rng=8)
@@ -137,11 +128,11 @@ def test_the_json_of_each_play_has_the_issues_shape():
         walk = walk.play(play["card"])
 
 
-def test_mistakes_cost_half_a_point_and_name_the_better_card():
+def test_mistakes_cost_half_a_point_and_name_the_better_card(eng):
     # An exact position where the card played matters: the comment names the best card and the cost.
     found = 0
     for seed in range(40):
-        state = position(Rules(), 500 + seed, 44)
+        state = eng.random_position(Rules(), 500 + seed, 44)
         rating = rate(state)
         worst = min(rating.values, key=lambda c: (rating.values[c], c.index))
         if rating.loss(worst) < 1:

@@ -16,29 +16,21 @@ OPTIONS = [{}, {"stock": "closed"}, {"void_duty": "any", "stock": "closed"}, {"t
 IDS = [",".join(f"{k}={v}" for k, v in o.items()) or "standard" for o in OPTIONS]
 
 
-def _random_state(rules, seed, plays):
-    rng = random.Random(seed)
-    state = Deal.random(rng, rules).start()
-    for _ in range(plays):
-        legal = state.legal_cards()
-        state = state.play(legal[int(rng.random() * len(legal))])
-    return state
-
 
 @pytest.mark.parametrize("options", OPTIONS, ids=IDS)
-def test_every_guess_shares_the_view_it_was_drawn_from(options):
+def test_every_guess_shares_the_view_it_was_drawn_from(options, eng):
     rules = Rules.from_dict(options)
     total = 52 - 52 % rules.players
     for seed in range(25):
-        state = _random_state(rules, seed, random.Random(seed).randrange(total))
+        state = eng.random_position(rules, seed, random.Random(seed).randrange(total))
         for seat in range(rules.players):
             view = state.view(seat)
             guess = sample_state(view, random.Random(seed))  # replays every play: all legal
             assert guess.view(seat) == view
 
 
-def test_guesses_vary_the_hidden_cards_and_keep_the_seen_ones():
-    state = _random_state(Rules(), 4, 9)
+def test_guesses_vary_the_hidden_cards_and_keep_the_seen_ones(eng):
+    state = eng.random_position(Rules(), 4, 9)
     seat = state.to_play
     view = state.view(seat)
     other = 1 - seat
@@ -49,10 +41,10 @@ def test_guesses_vary_the_hidden_cards_and_keep_the_seen_ones():
             assert hand >> card.index & 1
 
 
-def test_closed_stock_guesses_do_not_know_the_losers_draw():
+def test_closed_stock_guesses_do_not_know_the_losers_draw(eng):
     rules = Rules(stock="closed")
     for seed in range(40):
-        state = _random_state(rules, seed, 2)  # one trick played, draws made
+        state = eng.random_position(rules, seed, 2)  # one trick played, draws made
         winner = state.tricks[0].winner
         loser = 1 - winner
         hidden_draw = state.tricks[0].draws[1]
@@ -107,10 +99,10 @@ SOLVER_CASES = [({}, 44), ({}, 46), ({"high_low": "held"}, 44), ({"game": "ten_o
 
 @pytest.mark.parametrize("options,plays", SOLVER_CASES)
 @pytest.mark.parametrize("tiebreak", [False, True])
-def test_endgame_solver_agrees_with_brute_force(options, plays, tiebreak):
+def test_endgame_solver_agrees_with_brute_force(options, plays, tiebreak, eng):
     rules = Rules.from_dict(options)
     for seed in range(4):
-        state = _random_state(rules, 100 + seed, plays)
+        state = eng.random_position(rules, 100 + seed, plays)
         me = state.to_play
         turned = state.deal.turned.index if state.deal.turned else -1
         solver = Solver(rules, state.dealer, turned, me, tiebreak=tiebreak)
@@ -120,13 +112,13 @@ def test_endgame_solver_agrees_with_brute_force(options, plays, tiebreak):
 
 
 @pytest.mark.parametrize("seed", [564, 1677, 1756])
-def test_solver_lets_a_follower_overtake_the_led_card(seed):
+def test_solver_lets_a_follower_overtake_the_led_card(seed, eng):
     """Two cards either side of the card led are not alike: only the higher one wins the trick.
 
     In these positions the player to follow holds two cards of no value on both sides of the
     led card, with nothing live between them but the led card itself.
     """
-    state = _random_state(Rules(), seed, random.Random(seed).choice([41, 43, 45, 47, 49]))
+    state = eng.random_position(Rules(), seed, random.Random(seed).choice([41, 43, 45, 47, 49]))
     led, hand = state.trick[0], state.hands[state.to_play]
     assert any(hand >> c & 1 for c in range(led - led % 13, led)) and any(
         hand >> c & 1 for c in range(led + 1, led - led % 13 + 13))
@@ -135,11 +127,11 @@ def test_solver_lets_a_follower_overtake_the_led_card(seed):
     assert solver.value(_world(state)) == _brute(state, me, True)
 
 
-def test_search_plays_a_best_card_once_the_stock_is_gone():
+def test_search_plays_a_best_card_once_the_stock_is_gone(eng):
     rules = Rules()
     checked = 0
     for seed in range(60):
-        state = _random_state(rules, 200 + seed, 44)
+        state = eng.random_position(rules, 200 + seed, 44)
         me = state.to_play
         # The solver (checked against brute force above) finds positions where the card matters.
         quick = Solver(rules, state.dealer, state.deal.turned.index, me, tiebreak=False).values(_world(state))
@@ -155,8 +147,8 @@ def test_search_plays_a_best_card_once_the_stock_is_gone():
     assert checked == 3
 
 
-def test_time_limit_bounds_the_sampling():
-    state = _random_state(Rules(), 3, 4)
+def test_time_limit_bounds_the_sampling(eng):
+    state = eng.random_position(Rules(), 3, 4)
     player = get_player("search", time_limit=0.02, samples=10 ** 6)
     player.choose(state.view(state.to_play), random.Random(0))
     assert player.last_stats["mode"] in ("sampled", "only")
