@@ -41,8 +41,16 @@ npm:
 lite: env npm
 	$(PY) lite/build_lite.py
 
+# The book's execution cache is keyed by each notebook's own code: when the engine changes,
+# the cache and the read pages go, so every chapter runs (and asserts) again against the
+# engine as it is now.
+ENGINE_FILES := $(shell find calijack -type f -not -path '*/__pycache__/*' -not -name '*.pyc')
+_build/.engine-stamp: $(ENGINE_FILES)
+	rm -rf _build/.jupyter_cache _build/.doctrees
+	mkdir -p _build && touch $@
+
 # The published book, built with warnings as errors (the live site is copied in as lite/).
-book: env lite
+book: env lite _build/.engine-stamp
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 
 test: env chromium book

@@ -182,7 +182,7 @@ def _estimated(state: State, samples: int, rng: random.Random) -> tuple[dict, di
     tally = {c: {name: [0, 0] for name in rules.point_names} for c in moves}
     for _ in range(samples):
         world = sample(view, rng).world
-        seed = rng.random()
+        seed = rng.getrandbits(64)  # an int: random.Random(float) differs between Python versions
         for card in moves:
             child = world.copy()
             child.play(card)

@@ -150,7 +150,7 @@ class SearchPlayer:
         count = 0
         while not self._enough(count, start):
             world = sample(view, rng).world
-            seed = rng.random()
+            seed = rng.getrandbits(64)  # an int: random.Random(float) differs between Python versions
             for card in moves:
                 child = world.copy()
                 child.play(card)

@@ -109,6 +109,18 @@ def test_the_live_sandbox_plays_a_whole_deal_by_clicks(book_site, page, page_gua
         assert int(sheet.locator(f'.cj-seat-values[data-seat="{seat}"] .cj-total').inner_text()) == pips
     page_guard.assert_clean("after a whole live deal")
 
+    # The coach runs in the browser's Python too: "Review this deal" rates each of the
+    # learner's 26 plays, the mistakes marked as the engine marks them (same seed and guesses).
+    frame.locator(".cj-review-deal").click()
+    frame.wait_for_selector('.cj-board[data-steps="26"]', timeout=START_MS)
+    reviews = mirror.review()
+    chips = frame.locator(".cj-board .cj-board-chip")
+    assert chips.count() == 26
+    marked = [k for k in range(26) if "cj-board-bad" in (chips.nth(k).get_attribute("class") or "")]
+    assert marked == [k for k, r in enumerate(reviews) if r.mistake]
+    assert frame.locator(".cj-board .cj-board-summary").inner_text().strip()
+    page_guard.assert_clean("after reviewing the live deal")
+
 
 def test_the_live_practice_lesson_answers_a_puzzle(book_site, page, page_guard):
     from calijack.puzzles import load
