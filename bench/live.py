@@ -15,6 +15,8 @@ measures, in Debian's Chromium through Playwright:
   served from the HTTP cache), raw and as gzip would send them (each file at level 6);
 - *click → table*: the live sandbox, heuristic opponent: from a click on a card to the table
   showing it (the page's own clock, as ``bench/click_latency.py`` measures Voilà);
+- *review*: "Review this deal" in the live sandbox, a finished deal loaded as a record: from
+  the press to the review board (the coach rates 26 plays in the browser's Python);
 - *search decision*: the search opponent's decision time inside the browser's Python (the
   REPL runs whole deals, search against heuristic, timing each of its choices);
 - *site size*: the built book without source maps, and its ``lite/`` part;
@@ -36,6 +38,7 @@ import gzip
 import http.server
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -138,6 +141,26 @@ def clicks(frame, count: int) -> dict:
     return summary(frame.evaluate("() => window.__cj.table"))
 
 
+def review_seconds(frame) -> float:
+    """Seconds from "Review this deal" to the review board, in the live sandbox: a finished
+    two-player deal (heuristic against heuristic, seed 7) loaded as a record, the learner's
+    26 plays rated with the coach's default guesses, all in the browser's Python."""
+    from calijack import Deal
+    from calijack.players import get_player, play_deal
+    from calijack.records import deal_record, dumps
+
+    heuristic = get_player("heuristic")
+    record = dumps(deal_record(play_deal(Deal.random(7, dealer=1), [heuristic, heuristic], random.Random(1))))
+    frame.locator(".cj-extras").get_by_text("Save or load a record").click()
+    frame.locator(".cj-record textarea").fill(record)
+    frame.locator(".cj-load").click()
+    frame.locator(".cj-review-deal").wait_for(state="visible")
+    t0 = time.perf_counter()
+    frame.locator(".cj-review-deal").click()
+    frame.wait_for_selector('.cj-board[data-steps="26"]', timeout=START_MS)
+    return round(time.perf_counter() - t0, 2)
+
+
 def search_decisions(page, url: str, decisions: int) -> dict:
     """The search opponent's decision times (ms) in the browser's Python."""
     query = urlencode([("kernel", "python"), ("showBanner", "0"),
@@ -206,6 +229,7 @@ def run(click_count: int, decisions: int) -> dict:
             report["cold_mb_gzip"] = round(sum(len(gzip.compress(f.read_bytes(), 6)) for f in files) / 1e6, 2)
             frame = page.locator("iframe.cj-live-frame").element_handle().content_frame()
             report["click_table_ms"] = clicks(frame, click_count)
+            report["review_s"] = review_seconds(frame)
             context.close()
             # The second visit: a new browser on the same profile (its disk caches kept).
             context = browser(profile)
@@ -254,6 +278,7 @@ def main(argv=None) -> int:
     for name, label in (("click_table_ms", "click -> table "), ("search_decision_ms", "search decision")):
         t = report[name]
         print(f"{label}  median {t['median']} ms, p95 {t['p95']} ms, max {t['max']} ms (n={t['n']})")
+    print(f"review           {report['review_s']} s   ('Review this deal': 26 plays rated in the browser)")
     print(f"site             {report['site_mb']} MB without source maps ({report['maps']} maps); "
           f"lite/ {report['lite_mb']} MB")
     if "clean_build" in report:

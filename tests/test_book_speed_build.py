@@ -177,3 +177,20 @@ def test_dropping_source_maps_leaves_a_hard_linked_original_as_built(tmp_path):
     assert (site / "a.mjs").read_bytes() == b"export const a = 1;\n"
     assert (built / "a.mjs").read_bytes() == text
     assert not (site / "a.mjs.map").exists()
+
+
+def test_only_named_widget_states_are_kept(tmp_path):
+    """An incremental build leaves the state file of a demo that changed: the build's last
+    step drops every state no page names, and keeps the named ones."""
+    folder = tmp_path / calijack_speed.STATE_DIR
+    folder.mkdir(parents=True)
+    (tmp_path / "book").mkdir()
+    kept, stale, live = "0123456789abcdef.json", "fedcba9876543210.json", "00000000000000aa.json"
+    for name in (kept, stale, live):
+        (folder / name).write_text("{}")
+    (tmp_path / "book" / "page.html").write_text(f'<script data-cj-state="../_static/cj-widget-state/{kept}">')
+    # The live site's own files are not pages of the book: a name there keeps nothing.
+    (tmp_path / "lite").mkdir()
+    (tmp_path / "lite" / "index.html").write_text(f"cj-widget-state/{live}")
+    calijack_speed._drop_unused_states(tmp_path)
+    assert sorted(p.name for p in folder.iterdir()) == [kept]

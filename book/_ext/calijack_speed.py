@@ -170,6 +170,22 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
                        "data-cj-state": context["pathto"](name, 1)})
 
 
+def _drop_unused_states(outdir: Path) -> None:
+    """Delete the state files no page names any more (a page's demo changed since a former
+    build wrote it): an incremental build otherwise leaves every old state in the site."""
+    folder = outdir / STATE_DIR
+    if not folder.is_dir():
+        return
+    named = set()
+    for page in outdir.rglob("*.html"):
+        if "lite" in page.relative_to(outdir).parts[:1]:
+            continue
+        named.update(re.findall(r"cj-widget-state/([0-9a-f]{16}\.json)", page.read_text(encoding="utf-8")))
+    for state in folder.glob("*.json"):
+        if state.name not in named:
+            state.unlink()
+
+
 def _on_build_finished(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
@@ -181,6 +197,7 @@ def _on_build_finished(app, exception) -> None:
     site_trim.drop_source_maps(static)
     # The live site too, once calijack_live has copied it in (this hook runs after its own).
     site_trim.drop_source_maps(Path(app.outdir, "lite"))
+    _drop_unused_states(Path(app.outdir))
     site_trim.revise_digests(Path(app.outdir), ["styles/theme.css", "styles/pydata-sphinx-theme.css"])
 
 
