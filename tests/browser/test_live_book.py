@@ -25,7 +25,7 @@ from playwright.sync_api import expect
 from calijack.play import Session
 import test_sandbox
 from conftest import BOOK_HTML, REPO, exercise_static_demos, select_position, wait_for_widgets
-from test_sandbox import SEED, first_legal, settle
+from test_sandbox import SEED, play_while, settle, some_card_is_illegal
 
 # The Voilà tests' way of playing a card: press_card since the card table (issue 9).
 click_card = getattr(test_sandbox, "press_card", None) or test_sandbox.click_card
@@ -70,11 +70,7 @@ def test_the_live_sandbox_plays_a_whole_deal_by_clicks(book_site, page, page_gua
     settle(frame, mirror)
 
     # Play until some card may not be played; click it: explained, and nothing played.
-    while all(v.legal for v in mirror.verdicts()):
-        card = first_legal(mirror)
-        click_card(frame, card)
-        mirror.play(card)
-        settle(frame, mirror)
+    play_while(frame, mirror, lambda m: not some_card_is_illegal(m))
     refused = next(v for v in mirror.verdicts() if not v.legal)
     plays = frame.locator(".cj-sandbox-table").get_attribute("data-plays")
     click_card(frame, refused.card)
@@ -92,11 +88,7 @@ def test_the_live_sandbox_plays_a_whole_deal_by_clicks(book_site, page, page_gua
     expect(frame.locator(".cj-message")).to_contain_text("Took back your last card")
 
     # On to the end of the deal: the score sheet, as the engine scores it.
-    while not mirror.finished:
-        card = first_legal(mirror)
-        click_card(frame, card)
-        mirror.play(card)
-        settle(frame, mirror)
+    play_while(frame, mirror, lambda m: not m.finished)
     sheet = frame.locator(".cj-score, .cj-sheet-slot .cj-sheet")  # the sheet before/after issue 9
     sheet.wait_for()
     assert "Score sheet" in sheet.inner_text()

@@ -50,6 +50,20 @@ def first_legal(mirror: Session):
     return next(v.card for v in mirror.verdicts() if v.legal)
 
 
+def play_while(page, mirror: Session, keep_going) -> None:
+    """Play the first legal card, on the page and on the mirror, while ``keep_going(mirror)``."""
+    while keep_going(mirror):
+        card = first_legal(mirror)
+        press_card(page, card)
+        mirror.play(card)
+        settle(page, mirror)
+
+
+def some_card_is_illegal(mirror: Session) -> bool:
+    """False while every card in the hand may be played (``play_while``'s stop for a refusal)."""
+    return any(not v.legal for v in mirror.verdicts())
+
+
 def press_card(page, card) -> None:
     """Click the card on the table, or tap it on a touch screen."""
     button = page.locator(f'.cj-you .cj-play[data-card="{card.code}"]')
@@ -168,11 +182,7 @@ def test_an_illegal_card_explains_itself_and_undo(voila_app, page, page_guard):
     for step in (s for s in steps if s.kind == "draw"):
         assert f"{mirror.names[step.seat]} drew {step.card}" in table
 
-    while all(v.legal for v in mirror.verdicts()):
-        card = first_legal(mirror)
-        press_card(page, card)
-        mirror.play(card)
-        settle(page, mirror)
+    play_while(page, mirror, lambda m: not some_card_is_illegal(m))
     refused = next(v for v in mirror.verdicts() if not v.legal)
     button = page.locator(f'.cj-you .cj-play[data-card="{refused.card.code}"]')
     assert "cj-cannot" in button.get_attribute("class")
