@@ -15,7 +15,10 @@ Registered in ``_config.yml`` (``sphinx.local_extensions``). What it changes, an
   - the deferred loader ``cj-widgets.js`` (a few KB) and ``cj-widgets.css``; the loader
     fetches the state and the widget code only when the reader, at work on the page, comes
     near a demo (see its header), with one version string for every widget file so hosts
-    may cache them for a year.
+    may cache them for a year;
+  - a puzzle's picture (the Practice pages show 24, each a whole card table) is laid out
+    only when the reader comes near it (``content-visibility: auto`` in ``cj-widgets.css``,
+    holding about a puzzle's room until then).
 
   Pages without widgets get none of it, and no widget code.
 - **Theme** (template overrides in ``book/_ext/templates``, with the Jinja filters below):
@@ -32,7 +35,7 @@ Registered in ``_config.yml`` (``sphinx.local_extensions``). What it changes, an
   maps (``*.map`` deleted, their comments removed; in the live site ``lite/`` too, so this
   hook runs after calijack_live's copy). (Not ``content-visibility: auto`` on later
   sections: the theme's script measures every code block at load, which lays them all out
-  anyway, in a long task after the first paint.)
+  anyway, in a long task after the first paint. The puzzle pictures hold no code block.)
 - **A meta description** on every page (its first paragraph), so search results show one.
 """
 

@@ -3,7 +3,9 @@ precomputed frames, and the reviewed sample deal steps through every play.
 
 For each puzzle, as a reader would: nothing is shown before a card is picked; each card's
 button shows its own feedback, right only for the puzzle's answer, with every card's value.
-On a phone the puzzles fit the screen and every card button is a comfortable tap target.
+On a phone the puzzles fit the screen and every card button is a comfortable tap target, and
+the page opens fast (issue 14): only the puzzles near the screen are laid out at first, and a
+puzzle scrolled to draws every card and takes its own room.
 """
 
 from __future__ import annotations
@@ -93,5 +95,62 @@ def test_puzzles_fit_a_phone(browser, book_site, page_checks):
         for demo in page.locator(".bd-article .cj-static-demo, .bd-article .cj-puzzle").all():
             box = demo.bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    finally:
+        context.close()
+
+
+# Per puzzle picture: whether it is drawn now (content-visibility lets the browser skip one far
+# off-screen), its height, and how many of its cards are drawn (a <use> of the page's sheet
+# draws its card only if the drawing it points at is there; the sheet itself is not displayed).
+_PICTURES_JS = """
+() => Array.from(document.querySelectorAll(".cj-demo-placeholder .cj-puzzle")).map((pic) => ({
+  drawn: pic.firstElementChild.checkVisibility({contentVisibilityAuto: true}),
+  height: pic.getBoundingClientRect().height,
+  cards: pic.querySelectorAll("svg.cj-card use").length,
+  cardsDrawn: Array.from(pic.querySelectorAll("svg.cj-card use"))
+    .filter((use) => use.getBBox().width > 0).length,
+}))
+"""
+_SHEETS_JS = """
+() => Array.from(document.querySelectorAll(".cj-sheet-defs"))
+  .map((sheet) => [getComputedStyle(sheet).display, sheet.getBoundingClientRect().height])
+"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 800}],
+                         ids=["390px", "1280px"])
+@pytest.mark.parametrize("path", [PATH, "notebooks/08_practice.html"])
+def test_far_puzzles_wait_to_be_drawn_and_each_draws_its_cards(browser, book_site, page_checks,
+                                                               path, viewport):
+    context = browser.new_context(viewport=viewport)
+    try:
+        page = context.new_page()
+        page.goto(book_site.url_for(path), wait_until="load")
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
+        first = page.evaluate(_PICTURES_JS)
+        assert len(first) == len(PUZZLES)
+        # At load the puzzles far below the screen are not laid out (most of the page's work).
+        assert sum(not p["drawn"] for p in first) >= len(PUZZLES) - 3, first
+        assert page.evaluate(_SHEETS_JS) == [["none", 0]] * page.locator(".cj-sheet-defs").count()
+        page_checks.assert_accessible(page, f"{path} (puzzle pictures, {viewport['width']} px)")
+        page.evaluate("""() => { window.cjShift = 0; new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) window.cjShift += e.value; }).observe({type: "layout-shift"}); }""")
+        pictures = page.locator(".cj-demo-placeholder .cj-puzzle")
+        for k in range(len(PUZZLES)):
+            pictures.nth(k).scroll_into_view_if_needed()
+            # Drawn within a frame or two of coming near the screen.
+            page.wait_for_function("(pic) => pic.firstElementChild.checkVisibility({contentVisibilityAuto: true})",
+                                   arg=pictures.nth(k).element_handle(), timeout=5_000)
+            shown = page.evaluate(_PICTURES_JS)[k]
+            assert shown["drawn"] and shown["cards"] >= 1, (k + 1, shown)
+            assert shown["cardsDrawn"] == shown["cards"], (k + 1, shown)
+        # Every picture, once drawn, keeps its own height: the page is as long as with every
+        # picture drawn at once.
+        drawn = page.evaluate("document.documentElement.scrollHeight")
+        page.add_style_tag(content=".cj-demo-placeholder .cj-puzzle { content-visibility: visible !important; }")
+        assert abs(page.evaluate("document.documentElement.scrollHeight") - drawn) <= 1
+        # Nothing in view moved while the reader scrolled through (a picture is drawn, and
+        # takes its own room, before it reaches the screen).
+        assert page.evaluate("window.cjShift") <= 0.01
     finally:
         context.close()
