@@ -63,7 +63,10 @@ def play_random(state: State, rng, plays: int | None = None) -> State:
 
 def random_position(rules: Rules, seed: int, plays: int) -> State:
     """A deal shuffled from ``random.Random(seed)`` and played at random for ``plays`` cards
-    (each ``legal[int(rng.random() * len(legal))]``): the positions the search and review tests solve."""
+    (each ``legal[int(rng.random() * len(legal))]``): the positions the search and review tests solve.
+
+    Not :func:`play_random`: it picks from ``legal_cards()`` (trumps first), not index order,
+    and tests pin seeds to the positions this order gives (e.g. a follower overtaking)."""
     rng = random.Random(seed)
     state = Deal.random(rng, rules).start()
     for _ in range(plays):

@@ -35,11 +35,12 @@ def _lite_source(app: Sphinx) -> Path:
 
 def _add_static(app: Sphinx, config) -> None:
     config.html_static_path.append(str(STATIC))
-    # A digest of what the pages' script tags depend on (the script, its stylesheet, the
-    # download the live site weighs), as an "html" config value: when it changes, Sphinx
-    # writes every page again, so an incremental build never serves a page that points at
-    # an older script or says an older size.
-    digest = hashlib.sha256(str(download_mb(_lite_source(app))).encode())
+    # What the pages' script tags depend on, read once: the download the live site weighs, and
+    # a digest of the script and its stylesheet. Both are "html" config values: when one
+    # changes, Sphinx writes every page again, so an incremental build never serves a page
+    # that points at an older script or says an older size.
+    config.calijack_live_download_mb = download_mb(_lite_source(app))
+    digest = hashlib.sha256()
     for path in sorted(STATIC.iterdir()):
         digest.update(path.name.encode() + path.read_bytes())
     config.calijack_live_digest = digest.hexdigest()[:16]
@@ -63,9 +64,8 @@ def _page(app: Sphinx, pagename: str, templatename: str, context: dict, doctree)
     lite = context["pathto"](LITE_DIR + "/index.html", 1).rsplit("index.html", 1)[0]
     lesson = pagename[len(LESSON_PREFIX):]
     attributes = {"data-lite": lite, "data-lesson": lesson}
-    megabytes = download_mb(_lite_source(app))
-    if megabytes is not None:
-        attributes["data-download-mb"] = str(megabytes)
+    if app.config.calijack_live_download_mb is not None:
+        attributes["data-download-mb"] = str(app.config.calijack_live_download_mb)
     app.add_css_file("calijack-live.css")
     app.add_js_file("calijack-live.js", loading_method="defer", **attributes)
 
@@ -96,6 +96,7 @@ def _copy_lite(app: Sphinx, exception: Exception | None) -> None:
 def setup(app: Sphinx) -> dict:
     """Register the extension."""
     app.add_config_value("calijack_live_digest", "", "html")
+    app.add_config_value("calijack_live_download_mb", None, "html")
     app.connect("config-inited", _add_static)
     app.connect("html-page-context", _page)
     app.connect("build-finished", _copy_lite)

@@ -181,7 +181,7 @@ def _drop_unused_states(outdir: Path) -> None:
         return
     named = set()
     for page in outdir.rglob("*.html"):
-        if "lite" in page.relative_to(outdir).parts[:1]:
+        if page.relative_to(outdir).parts[0] == "lite":  # the live site is not a page of the book
             continue
         named.update(re.findall(r"cj-widget-state/([0-9a-f]{16}\.json)", page.read_text(encoding="utf-8")))
     for state in folder.glob("*.json"):

@@ -25,7 +25,7 @@ from playwright.sync_api import expect
 from calijack.play import Session
 import test_sandbox
 from conftest import BOOK_HTML, REPO, exercise_static_demos, select_position, wait_for_widgets
-from test_sandbox import SEED, play_while, settle, some_card_is_illegal
+from test_sandbox import SEED, every_card_is_legal, play_while, settle
 
 # The Voilà tests' way of playing a card: press_card since the card table (issue 9).
 click_card = getattr(test_sandbox, "press_card", None) or test_sandbox.click_card
@@ -70,7 +70,7 @@ def test_the_live_sandbox_plays_a_whole_deal_by_clicks(book_site, page, page_gua
     settle(frame, mirror)
 
     # Play until some card may not be played; click it: explained, and nothing played.
-    play_while(frame, mirror, lambda m: not some_card_is_illegal(m))
+    play_while(frame, mirror, every_card_is_legal)
     refused = next(v for v in mirror.verdicts() if not v.legal)
     plays = frame.locator(".cj-sandbox-table").get_attribute("data-plays")
     click_card(frame, refused.card)

@@ -59,9 +59,9 @@ def play_while(page, mirror: Session, keep_going) -> None:
         settle(page, mirror)
 
 
-def some_card_is_illegal(mirror: Session) -> bool:
-    """False while every card in the hand may be played (``play_while``'s stop for a refusal)."""
-    return any(not v.legal for v in mirror.verdicts())
+def every_card_is_legal(mirror: Session) -> bool:
+    """True while every card in the hand may be played (``play_while`` on to a refusal)."""
+    return all(v.legal for v in mirror.verdicts())
 
 
 def press_card(page, card) -> None:
@@ -182,7 +182,7 @@ def test_an_illegal_card_explains_itself_and_undo(voila_app, page, page_guard):
     for step in (s for s in steps if s.kind == "draw"):
         assert f"{mirror.names[step.seat]} drew {step.card}" in table
 
-    play_while(page, mirror, lambda m: not some_card_is_illegal(m))
+    play_while(page, mirror, every_card_is_legal)
     refused = next(v for v in mirror.verdicts() if not v.legal)
     button = page.locator(f'.cj-you .cj-play[data-card="{refused.card.code}"]')
     assert "cj-cannot" in button.get_attribute("class")
