@@ -7,7 +7,8 @@ measures, in Debian's Chromium through Playwright:
 - *cold start*: a fresh browser profile (empty caches) on the sandbox page; from the click on
   "Play live" to the first legal card of the live sandbox ready to click;
 - *warm start*: the reader's second visit: the browser started again on the same profile, so
-  the HTTP cache and Chromium's caches of compiled code (JavaScript and WebAssembly) are kept,
+  the HTTP cache, Chromium's caches of compiled code (JavaScript and WebAssembly) and the
+  started Python the first visit kept in Cache Storage (``lite/kernel/python.mjs``) are kept,
   and nothing is left in memory;
 - *where the start goes* (``bench/live_start.py``): the milestones of each start, Python's
   own phases timed in a bare worker, and the processor time the browser used;
@@ -109,6 +110,9 @@ def start(page, url: str, responses: list | None = None) -> tuple[float, dict]:
     page.locator(".cj-live-button").wait_for()
     if responses is not None:
         page.on("requestfinished", lambda request: responses.append(request))
+    # What the kernel's Python says of its start (lite/kernel/python.mjs): kept or restored.
+    said: list[str] = []
+    page.on("console", lambda message: said.append(message.text) if message.text.startswith("calijack:") else None)
     cpu0 = live_start.browser_cpu_seconds()
     t0 = time.time()
     page.locator(".cj-live-button").click()
@@ -118,7 +122,7 @@ def start(page, url: str, responses: list | None = None) -> tuple[float, dict]:
     seconds = time.time() - t0
     cpu = live_start.browser_cpu_seconds() - cpu0
     marks = live_start.milestones(page, t0) + [("first legal card clickable", round(seconds, 2))]
-    return seconds, {"milestones": marks, "browser_cpu_s": round(cpu, 1),
+    return seconds, {"milestones": marks, "browser_cpu_s": round(cpu, 1), "python_says": said,
                      "load_average": round(os.getloadavg()[0], 1)}
 
 

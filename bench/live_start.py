@@ -4,7 +4,8 @@ Used by ``bench/live.py``. Two views of one start:
 
 - *milestones* of the real start, from the page, the REPL frame and the kernel's worker (each
   clock turned into wall time): the click; the REPL page begins; the kernel's worker is
-  made; the worker has the runtime (``pyodide.asm.wasm``) and the stdlib; each lesson cell is
+  made (early: ``lite/kernel/early.js``), and what its Python says of its start (kept for
+  the next start, or restored from the kept copy); the worker has the runtime (``pyodide.asm.wasm``) and the stdlib; each lesson cell is
   done (the REPL runs them once the kernel is up, so the first cell's end follows the kernel's
   start); the widget is drawn; the first legal card can be clicked. Recorded by
   :data:`RECORDER_JS`, which the bench puts in every frame.
@@ -113,7 +114,7 @@ def milestones(page, clicked_at: float) -> list[tuple[str, float]]:
     frame = page.locator("iframe.cj-live-frame").element_handle().content_frame()
     repl = frame.evaluate("() => window.__cjStart")
     marks = [("REPL page begins", repl["origin"]), ("kernel worker made", repl["worker"])]
-    workers = [w for w in page.workers if "worker" in w.url]
+    workers = [w for w in page.workers if "worker" in w.url or "/calijack/start.mjs" in w.url]
     if workers:
         files = dict(workers[-1].evaluate(WORKER_JS)["files"])
         marks += [("worker has the runtime (wasm)", files.get("pyodide.asm.wasm")),
@@ -144,6 +145,7 @@ def render(report: dict) -> list[str]:
         lines.append(f"{visit} start, milestones (s after the click; browser CPU "
                      f"{start['browser_cpu_s']} s; load average {start['load_average']}):")
         lines += [f"  {at:6.2f}  {name}" for name, at in start["milestones"]]
+        lines += [f"          {text}" for text in start.get("python_says", [])]
         lines.append(f"{visit} start, Python's phases in a bare worker (ms):")
         lines += [f"  {ms:>6}  {name}" for name, ms in start["python_ms"]]
     return lines

@@ -22,7 +22,12 @@ so a second build downloads nothing):
   ``book-only``), which the book's "Play live" button runs in the REPL with its input hidden;
 - the start, compiled: every module the kernel and the lessons import before their first frame
   is shipped as ``.pyc`` made by the site's own Pyodide in Node (``lite/pycompile.py``), so the
-  reader's browser does not compile them on every start; the rest stays source.
+  reader's browser does not compile them on every start; the rest stays source;
+- the start, early and kept (``lite/kernel/``): the REPL page makes the kernel's worker as it
+  opens, so Python loads while the app boots, and the kernel's Pyodide is ``python.mjs``,
+  which keeps a memory snapshot of the started Python in the browser's Cache Storage and
+  restores it on later starts (the build fills in the wheels, the modules to import before
+  the snapshot, and a digest of all that naming the cache).
 
 Every wheel is listed in the site's own ``pyodide-lock.json`` and preloaded by Pyodide while
 it starts (``loadPyodideOptions.packages``), so the lessons import ``calijack`` as they do
@@ -33,6 +38,7 @@ in Voilà, with no install cell, and the kernel never asks a package index for a
 from __future__ import annotations
 
 import argparse
+import ast
 import gzip
 import hashlib
 import json
@@ -85,6 +91,18 @@ EMSCRIPTEN = {**default_environment(), "sys_platform": "emscripten", "platform_s
 WHEEL_EPOCH = "1767225600"
 # Cells of a lesson kept for the live app: code only, without the static book's stand-ins.
 BOOK_ONLY_TAG = "book-only"
+# The early start of the kernel's Python, and its snapshot (lite/kernel/, see python.mjs).
+KERNEL_START = HERE / "kernel"
+KERNEL_WORKER_GLOB = "extensions/@jupyterlite/pyodide-kernel-extension/static/comlink.worker.*.js"
+# Imported before the snapshot, besides the lessons' own imports: what the kernel and every
+# widget lesson import. Not piplite, micropip or pyodide_kernel: they hold JavaScript objects,
+# which a snapshot refuses; the kernel imports them after the start, as before.
+SNAPSHOT_IMPORTS = ("IPython", "comm", "ipywidgets", "anywidget")
+NOT_IN_SNAPSHOT = ("js", "pyodide", "pyodide_js", "micropip", "piplite", "pyodide_kernel")
+# Run after the start (fresh or restored), while the app still boots: the kernel's own imports
+# (it imports them again, at no cost), and ipywidgets' comm target, which ipywidgets registers
+# only when imported after the kernel exists (in the snapshot, it was imported before).
+KERNEL_IMPORTS = "import piplite.piplite\nimport pyodide_kernel\nimport ipywidgets\nipywidgets._handle_ipython()"
 
 
 
@@ -299,6 +317,69 @@ def lesson_code(source: Path) -> list[str]:
     return cells
 
 
+def snapshot_imports(lessons: dict[str, list[str]]) -> list[str]:
+    """The modules Python imports before its snapshot: :data:`SNAPSHOT_IMPORTS` and every
+    module a lesson's code imports (absolute imports only), but none of :data:`NOT_IN_SNAPSHOT`."""
+    names = set(SNAPSHOT_IMPORTS)
+    for cells in lessons.values():
+        for code in cells:
+            try:
+                tree = ast.parse(code)
+            except SyntaxError:
+                continue  # a cell with IPython syntax: its imports are not needed early
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    names.update(alias.name for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names.add(node.module)
+    return sorted(n for n in names if n.split(".")[0] not in NOT_IN_SNAPSHOT)
+
+
+def fill(template: str, values: dict[str, str], name: str) -> str:
+    """``template`` with each marker of ``values`` replaced; a marker missing is a BuildError."""
+    for marker, value in values.items():
+        if marker not in template:
+            raise BuildError(f"lite/kernel/{name} has no {marker} to fill in")
+        template = template.replace(marker, value)
+    return template
+
+
+def install_kernel_start(out: Path, packages: list[str], preload: list[str]) -> str:
+    """Put lite/kernel/ into the built REPL: the early start of the kernel's worker and its
+    Python, with the snapshot kept in the browser. Returns the build digest naming its cache."""
+    workers = sorted(out.glob(KERNEL_WORKER_GLOB))
+    if len(workers) != 1:
+        raise BuildError(f"expected one Pyodide kernel worker ({KERNEL_WORKER_GLOB}), found {len(workers)}")
+    worker = workers[0].relative_to(out).as_posix()
+    page = out / "repl" / "index.html"
+    anchor = '<script id="jupyter-config-data"'
+    html = page.read_text(encoding="utf-8")
+    if anchor not in html:
+        raise BuildError(f"{page} has no {anchor}: JupyterLite's REPL page changed")
+    lock = (out / "static" / "pyodide" / "pyodide-lock.json").read_bytes()
+    sources = {name: (KERNEL_START / name).read_text(encoding="utf-8")
+               for name in ("early.js", "start.mjs", "python.mjs")}
+    digest = hashlib.sha256(lock + json.dumps([sources, packages, preload, KERNEL_IMPORTS, worker]).encode()).hexdigest()[:16]
+    config = {"packages": packages, "preload": preload, "kernel": KERNEL_IMPORTS,
+              "cache": f"calijack-python-{digest}"}
+    target = out / "static" / "calijack"
+    target.mkdir(parents=True, exist_ok=True)
+    (target / "early.js").write_text(sources["early.js"], encoding="utf-8")
+    (target / "start.mjs").write_text(fill(sources["start.mjs"], {
+        "__DIGEST__": digest, "__KERNEL_WORKER__": f"../../{worker}"}, "start.mjs"), encoding="utf-8")
+    (target / "python.mjs").write_text(fill(sources["python.mjs"], {
+        "__CONFIG__": json.dumps(config)}, "python.mjs"), encoding="utf-8")
+    tag = (f'<script src="../static/calijack/early.js?_={digest}" data-start="start.mjs?_={digest}" '
+           f'data-kernel-worker="../../{worker}"></script>\n    ')
+    page.write_text(html.replace(anchor, tag + anchor, 1), encoding="utf-8")
+    site_config = out / "jupyter-lite.json"
+    data = json.loads(site_config.read_text(encoding="utf-8"))
+    kernel = data["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    kernel["pyodideUrl"] = f"./static/calijack/python.mjs?_={digest}"
+    site_config.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return digest
+
+
 def lite_config(packages: list[str]) -> dict:
     """``jupyter-lite.json`` from ``lite/jupyter-lite.json``, with the packages to preload."""
     config = json.loads((HERE / "jupyter-lite.json").read_text())
@@ -360,14 +441,18 @@ def build(out: Path, cache: Path) -> dict:
         wheels = [target / compiled["renamed"].get(w.name, w.name) for w in kernel]
         lock = pyodide_lock(runtime, wheels)
         (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
-        # What the book's "Play live" needs: each lesson's code, and the runtime's files with
-        # their sizes (it downloads them first, to say how far along it is).
+        digest = install_kernel_start(out, packages, snapshot_imports(lessons))
+        log(f"the kernel starts early, its Python kept in the browser as calijack-python-{digest}")
+        # What the book's "Play live" needs: each lesson's code, the runtime's files with
+        # their sizes (it downloads them first, to say how far along it is), and the name of
+        # the cache where a browser keeps its started Python (then nothing needs downloading).
         # Largest first: the long downloads start before the REPL's own requests queue up.
         # "gzip_bytes" is what a host that compresses sends: the page tells the reader that figure.
         runtime_files = sorted(({"name": p.name, "bytes": p.stat().st_size,
                                  "gzip_bytes": len(gzip.compress(p.read_bytes(), 6))} for p in target.iterdir()),
                                key=lambda f: (-f["bytes"], f["name"]))
-        (out / "lessons.json").write_text(json.dumps({"lessons": lessons, "runtime": runtime_files},
+        (out / "lessons.json").write_text(json.dumps({"lessons": lessons, "runtime": runtime_files,
+                                                      "python_cache": f"calijack-python-{digest}"},
                                                      indent=1, ensure_ascii=False))
     files = [p for p in out.rglob("*") if p.is_file()]
     return {"files": len(files), "bytes": sum(p.stat().st_size for p in files),

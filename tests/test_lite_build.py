@@ -121,3 +121,66 @@ def test_a_stand_in_is_metadata_only_and_always_the_same_bytes(tmp_path):
     assert build_lite.sha256(build_lite.stand_in("jedi", "0.20.1", again)) == entry["sha256"]
     # Not downloaded as well: a stand-in replaces the real wheel.
     assert not set(build_lite.STAND_INS) & set(build_lite.pinned(ROOT / "lite" / "kernel-requirements.txt"))
+
+
+def test_the_snapshot_imports_the_lessons_modules_and_nothing_that_holds_javascript():
+    lessons = {"01_x": ["from calijack.widgets.demos import card_demo\nimport random",
+                        "%time x = 1",  # IPython syntax: skipped, not a failure
+                        "import js\nfrom pyodide.ffi import to_js\nfrom . import here\nimport piplite.piplite"],
+               "02_y": ["import calijack.widgets.sandbox as sandbox\nfrom IPython.display import display"]}
+    names = build_lite.snapshot_imports(lessons)
+    assert names == sorted(set(names))
+    for wanted in ("calijack.widgets.demos", "calijack.widgets.sandbox", "random", "IPython.display",
+                   *build_lite.SNAPSHOT_IMPORTS):
+        assert wanted in names, wanted
+    assert not [n for n in names if n.split(".")[0] in ("js", "pyodide", "piplite", "micropip", "pyodide_kernel")]
+
+
+def test_the_real_lessons_preload_every_calijack_module_they_import():
+    lessons = {nb.stem: build_lite.lesson_code(nb) for nb in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))}
+    names = build_lite.snapshot_imports(lessons)
+    assert "calijack.widgets.sandbox" in names and "calijack.widgets.practice" in names
+    assert "ipywidgets" in names and "IPython" in names
+
+
+def test_a_kernel_template_without_its_marker_fails_the_build():
+    assert build_lite.fill("import '__A__'; x = __B__;", {"__A__": "a.js", "__B__": "1"}, "t.mjs") == "import 'a.js'; x = 1;"
+    with pytest.raises(build_lite.BuildError, match="lite/kernel/t.mjs has no __C__"):
+        build_lite.fill("import '__A__';", {"__A__": "a.js", "__C__": "1"}, "t.mjs")
+
+
+def test_the_kernel_start_goes_into_the_built_repl(tmp_path):
+    """install_kernel_start on a stand-in of JupyterLite's output: the REPL page gets the
+    early script first, the kernel takes python.mjs as its Pyodide, all with one digest."""
+    out = tmp_path / "lite"
+    worker = out / "extensions/@jupyterlite/pyodide-kernel-extension/static/comlink.worker.0123abcd.js"
+    worker.parent.mkdir(parents=True)
+    worker.write_text("export {};")
+    (out / "repl").mkdir()
+    (out / "repl" / "index.html").write_text('<head>\n    <script id="jupyter-config-data" type="application/json">{}</script>\n')
+    (out / "static" / "pyodide").mkdir(parents=True)
+    (out / "static" / "pyodide" / "pyodide-lock.json").write_text('{"packages": {}}')
+    settings = {"@jupyterlite/pyodide-kernel-extension:kernel": {"pyodideUrl": "./static/pyodide/pyodide.mjs"}}
+    (out / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": {"litePluginSettings": settings}}))
+
+    digest = build_lite.install_kernel_start(out, ["calijack", "ipywidgets"], ["calijack", "ipywidgets"])
+    html = (out / "repl" / "index.html").read_text()
+    assert html.index("early.js") < html.index('id="jupyter-config-data"')
+    assert f'src="../static/calijack/early.js?_={digest}"' in html
+    assert 'data-kernel-worker="../../extensions/@jupyterlite/pyodide-kernel-extension/static/comlink.worker.0123abcd.js"' in html
+    config = json.loads((out / "jupyter-lite.json").read_text())
+    kernel = config["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    assert kernel["pyodideUrl"] == f"./static/calijack/python.mjs?_={digest}"
+    start = (out / "static" / "calijack" / "start.mjs").read_text()
+    assert f'from "./python.mjs?_={digest}"' in start and 'import "../../extensions/' in start
+    python = (out / "static" / "calijack" / "python.mjs").read_text()
+    assert f'"cache": "calijack-python-{digest}"' in python and "__CONFIG__" not in python
+
+    # Another lock (other wheels) is another digest, so the browser's kept Python is not reused.
+    (out / "static" / "pyodide" / "pyodide-lock.json").write_text('{"packages": {"x": {}}}')
+    (out / "repl" / "index.html").write_text('<script id="jupyter-config-data"></script>')
+    assert build_lite.install_kernel_start(out, ["calijack"], ["calijack"]) != digest
+
+    worker.unlink()
+    with pytest.raises(build_lite.BuildError, match="expected one Pyodide kernel worker"):
+        build_lite.install_kernel_start(out, [], [])

@@ -9,7 +9,9 @@
 // Steps, each said in words in the status line:
 //   1. check that the browser has WebAssembly;
 //   2. fetch the Python runtime and the packages (static/pyodide/), counting bytes for the
-//      percentage (the kernel then finds them in the HTTP cache);
+//      percentage (the kernel then finds them in the HTTP cache), unless this browser keeps a
+//      started Python from an earlier start (lite/kernel/python.mjs): then there is nothing
+//      to download;
 //   3. open the REPL in a hidden frame with the lesson's code (lessons.json), code input hidden,
 //      and show only the last cell's output: no prompt, no toolbar, no code;
 //   4. when the widget is drawn, hide the static demo and show the frame, sized to its content.
@@ -84,6 +86,12 @@
         throw new Error("static/pyodide/" + file.name + " (" + error.message + ")");
       });
     }));
+  }
+
+  // Whether this browser keeps the started Python of this build (Cache Storage ``name``).
+  function keptPython(name) {
+    if (!name || !window.caches) return Promise.resolve(false);
+    return caches.has(name).catch(function () { return false; });
   }
 
   function replUrl(cells) {
@@ -166,12 +174,17 @@
       frame.setAttribute("hidden", "");
       frame.src = replUrl(cells);
       demo.parentNode.insertBefore(frame, demo.nextSibling);
-      return fetchRuntime(files, function (bytes) {
-        loaded += bytes;
-        if (!downloads.signal.aborted) {
-          say(panel, "Loading Python… " + Math.min(99, Math.floor(100 * loaded / total)) + "%");
-        }
-      }, downloads.signal).then(function () { return frame; });
+      // A browser that keeps a started Python (lite/kernel/python.mjs) has nothing to download:
+      // reading the runtime again for the count would only slow the start.
+      return keptPython(lessons.python_cache).then(function (kept) {
+        if (kept) return frame;
+        return fetchRuntime(files, function (bytes) {
+          loaded += bytes;
+          if (!downloads.signal.aborted) {
+            say(panel, "Loading Python… " + Math.min(99, Math.floor(100 * loaded / total)) + "%");
+          }
+        }, downloads.signal).then(function () { return frame; });
+      });
     }).then(function (frame) {
       say(panel, "Starting Python and the lesson…");
       var began = Date.now();

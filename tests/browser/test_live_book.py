@@ -45,14 +45,20 @@ def open_lesson(page, book_site, lesson: str) -> list[str]:
     return requested
 
 
-def start_live(page, book_site, lesson: str):
-    """Press "Play live" on a lesson page; return the frame holding the live lesson."""
+def start_live(page, book_site, lesson: str, kept: bool | None = False):
+    """Press "Play live" on a lesson page; return the frame holding the live lesson. ``kept``:
+    this browser keeps a started Python from an earlier start, so no wheel is fetched (None:
+    kept but not usable, the wheels may be fetched or not)."""
     requested = open_lesson(page, book_site, lesson)
     assert not [url for url in requested if "/lite/" in url], "the live site was fetched on load"
     page.locator(".cj-live-button").click()
     status = page.locator(".cj-live-status")
-    expect(status).to_contain_text("Loading Python…")
+    if kept is False:
+        expect(status).to_contain_text("Loading Python…")
     expect(status).to_contain_text("Live:", timeout=START_MS)
+    wheels = [url for url in requested if url.endswith(".whl")]
+    if kept is not None:
+        assert bool(wheels) != kept, wheels
     frame_element = page.locator("iframe.cj-live-frame")
     expect(frame_element).to_be_visible()
     # The static demo it replaced is hidden, in place.
@@ -217,6 +223,101 @@ def test_a_blocked_file_is_said_in_plain_words_and_the_demo_stays(book_site, pag
     assert blocked, page_guard.console_errors
     for error in blocked:
         page_guard.console_errors.remove(error)
+
+
+def kernel_cache() -> str:
+    """The Cache Storage name the built site keeps its started Python under (its digest)."""
+    config = json.loads((LITE / "jupyter-lite.json").read_text())
+    url = config["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]["pyodideUrl"]
+    return "calijack-python-" + url.rsplit("?_=", 1)[1]
+
+
+def console_texts(page) -> list[str]:
+    """Every console message of the page and its workers from now on, as text, in order."""
+    texts: list[str] = []
+    page.on("console", lambda message: texts.append(message.text))
+    return texts
+
+
+def wait_for_text(page, texts: list[str], needle: str, timeout_ms: int = START_MS) -> str:
+    """The first console message containing ``needle``, waiting for it up to ``timeout_ms``."""
+    waited = 0
+    while waited < timeout_ms:
+        found = [t for t in texts if needle in t]
+        if found:
+            return found[0]
+        page.wait_for_timeout(200)
+        waited += 200
+    raise AssertionError(f"no console message with {needle!r} in {timeout_ms} ms; saw {texts[-20:]}")
+
+
+def repl_print(page, book_site, code: str, marker: str) -> str:
+    """Run ``code`` in the live site's REPL (a fresh page load, so a fresh Python); return what
+    it printed after ``marker``."""
+    query = urlencode([("kernel", "python"), ("showBanner", "0"), ("code", code)])
+    page.goto(book_site.url_for(f"lite/repl/index.html?{query}"))
+    out = page.locator(".jp-OutputArea-output", has_text=marker)
+    out.wait_for(timeout=START_MS)
+    return out.inner_text().split(marker, 1)[1].strip()
+
+
+def test_a_second_start_takes_the_python_this_browser_kept(book_site, page, page_guard):
+    """The first "Play live" keeps a started Python (a memory snapshot and the packages' files)
+    in the browser's Cache Storage; the next start in that browser restores it instead of
+    loading and importing everything again, and the lesson works the same."""
+    texts = console_texts(page)
+    start_live(page, book_site, "03_legal_play")
+    wait_for_text(page, texts, "kept a started Python in this browser")
+    frame = page.locator("iframe.cj-live-frame").element_handle().content_frame()
+    assert kernel_cache() in frame.evaluate("() => caches.keys()")
+    assert not [t for t in texts if "restored from this browser" in t]
+
+    texts.clear()
+    frame = start_live(page, book_site, "03_legal_play", kept=True)
+    wait_for_text(page, texts, "Python restored from this browser's copy")
+    demo = frame.locator(".cj-live-demo").first
+    demo.wait_for()
+    select_position(demo.locator(".cj-static-control").first, 1)
+    expect(demo.locator('.cj-frame[data-frame="1"]')).to_be_visible()
+    assert not [t for t in texts if "calijack:" in t and "could not" in t], texts
+    page_guard.assert_clean("after a start from the kept Python")
+
+
+def test_each_restored_python_draws_its_own_random_numbers(book_site, page, page_guard):
+    """The snapshot holds the random generator of the start that made it; each restore seeds
+    it afresh, or every reader would be dealt the same "random" deals on every visit."""
+    texts = console_texts(page)
+    code = "import random\nprint('CJ-RANDOM', random.getrandbits(64))"
+    first = repl_print(page, book_site, code, "CJ-RANDOM")
+    wait_for_text(page, texts, "kept a started Python in this browser")
+    restored = [repl_print(page, book_site, code, "CJ-RANDOM") for _ in range(2)]
+    assert len([t for t in texts if "Python restored from this browser's copy" in t]) == 2, texts
+    assert len({first, *restored}) == 3, (first, restored)
+    page_guard.assert_clean("after three starts of the REPL")
+
+
+def test_a_damaged_copy_of_python_is_replaced_and_the_lesson_still_starts(book_site, page, page_guard):
+    texts = console_texts(page)
+    repl_print(page, book_site, "print('CJ-UP', 1)", "CJ-UP")
+    wait_for_text(page, texts, "kept a started Python in this browser")
+    damaged = page.evaluate("""async (name) => {
+      const cache = await caches.open(name);
+      const keys = (await cache.keys()).map((request) => request.url);
+      const memory = keys.find((url) => url.endsWith("python-memory.bin"));
+      await cache.put(memory, new Response(new Uint8Array(1 << 16)));
+      return keys.length;
+    }""", kernel_cache())
+    assert damaged == 2
+    texts.clear()
+    frame = start_live(page, book_site, "02_deal", kept=None)  # kept, but damaged
+    warning = wait_for_text(page, texts, "could not be used; starting afresh")
+    assert "invalid magic number" in warning, warning
+    wait_for_text(page, texts, "kept a started Python in this browser")
+    demo = frame.locator(".cj-live-demo").first
+    demo.wait_for()
+    select_position(demo.locator(".cj-static-control").first, 1)
+    expect(demo.locator('.cj-frame[data-frame="1"]')).to_be_visible()
+    page_guard.assert_clean("after a start with a damaged copy")
 
 
 PROBE_JS = """function render({ model, el }) {

@@ -1,0 +1,203 @@
+// calijack: Python for the Pyodide kernel, started early and, from the second start on,
+// restored from a copy this browser keeps.
+//
+// The kernel imports this module as its "pyodideUrl" and calls its loadPyodide, as it would
+// Pyodide's own. Python is started once per worker (start(), called early by start.mjs):
+//
+// - First start in this browser: Pyodide loads with every wheel, imports what the kernel and
+//   the lessons import (IPython, ipywidgets, calijack and the lessons' modules), then takes a
+//   memory snapshot of that Python and a copy of its installed packages' files, and keeps
+//   both in the browser's Cache Storage ("calijack-python-<build digest>"). Then the kernel
+//   goes on with it.
+// - Later starts: Pyodide starts from that snapshot instead (no unpacking of wheels, no
+//   imports to run), the packages' files are put back, and Python's random numbers are seeded
+//   afresh (the snapshot holds the first start's generator).
+// - A snapshot that cannot be made, kept or read (no Cache Storage on a page that is not a
+//   secure context, a full disk, another build): Python starts the first way, and says why
+//   in the console, as a warning, never an error. The snapshot is Pyodide's own
+//   (makeMemorySnapshot, _loadSnapshot); a new build of the site uses a new cache name and
+//   deletes the old ones.
+//
+// lite/build_lite.py fills in CONFIG: the wheels to load, the modules to import before the
+// snapshot (none may hold a JavaScript object: the snapshot refuses them), the code run after
+// it (the kernel's own modules), the cache's name.
+import { loadPyodide as loadRuntime } from "../pyodide/pyodide.mjs";
+
+const CONFIG = __CONFIG__;
+const INDEX = new URL("../pyodide/", import.meta.url).href;
+const CACHE_PREFIX = "calijack-python-";
+const MEMORY = new URL("python-memory.bin", import.meta.url).href;
+const FILES = new URL("python-files.bin", import.meta.url).href;
+const say = (text) => console.info("calijack: " + text);
+const warn = (text, error) => console.warn("calijack: " + text + (error ? ": " + (error.message || error) : ""));
+
+/** Start Python in this worker (once); resolves to the Pyodide instance, never rejects
+    unless Pyodide itself cannot start. */
+export function start() {
+  self.calijackPython = self.calijackPython || startPython();
+  return self.calijackPython;
+}
+
+/** The kernel's call (pyodide-kernel's initRuntime): the Python started here, with the
+    kernel's own output callbacks, and any package it asks for that CONFIG does not have. */
+export async function loadPyodide(options = {}) {
+  const py = await start();
+  const more = (options.packages || []).filter((name) => !CONFIG.packages.includes(name));
+  if (more.length) await py.loadPackage(more);
+  if (options.stdout) py.setStdout({ batched: options.stdout });
+  if (options.stderr) py.setStderr({ batched: options.stderr });
+  return py;
+}
+
+async function startPython() {
+  const py = await startRuntime();
+  // While the app still boots, import what the kernel would import first once it asks
+  // (CONFIG.kernel: piplite, pyodide_kernel, ipywidgets' comm target), which the snapshot
+  // cannot hold. A failure here is the kernel's to report, as it would without this.
+  try {
+    await py.runPythonAsync(CONFIG.kernel);
+  } catch (error) {
+    warn("the kernel's modules could not be imported early", error);
+  }
+  return py;
+}
+
+async function startRuntime() {
+  let store = null;
+  try {
+    store = self.caches ? await caches.open(CONFIG.cache) : null;
+  } catch (error) {
+    warn("no Cache Storage here, so Python is not kept for the next start", error);
+  }
+  if (store) {
+    try {
+      const py = await restore(store);
+      if (py) return py;
+    } catch (error) {
+      warn("the copy of Python kept in this browser could not be used; starting afresh", error);
+      await caches.delete(CONFIG.cache).catch(() => {});
+      store = await caches.open(CONFIG.cache).catch(() => null);
+    }
+  }
+  return fresh(store);
+}
+
+async function fresh(store) {
+  const began = performance.now();
+  const py = await loadRuntime({ indexURL: INDEX, packages: CONFIG.packages, _makeSnapshot: !!store });
+  if (!store) return py;
+  try {
+    await py.runPythonAsync(CONFIG.preload.map((name) => "import " + name).join("\n"));
+    const loaded = { ...py.loadedPackages };
+    // Pyodide checks that its table of packages is as a new start has it (empty); the
+    // restored Python is told of them again (restore).
+    for (const name of Object.keys(loaded)) delete py.loadedPackages[name];
+    let image;
+    try {
+      image = py.makeMemorySnapshot();
+    } finally {
+      Object.assign(py.loadedPackages, loaded);
+    }
+    const files = packFiles(py.FS, py._api.sitePackages, loaded);
+    const ms = Math.round(performance.now() - began);
+    keep(store, image, files).then(
+      () => say(`kept a started Python in this browser for the next start (${mb(image.length + files.length)} MB; this start took ${ms} ms)`),
+      (error) => warn("could not keep Python in this browser for the next start", error));
+  } catch (error) {
+    warn("could not take a snapshot of Python for the next start", error);
+  }
+  return py;
+}
+
+async function restore(store) {
+  const [memory, files] = await Promise.all([store.match(MEMORY), store.match(FILES)]);
+  if (!memory || !files) return null;
+  const began = performance.now();
+  const [image, blob] = (await Promise.all([memory.arrayBuffer(), files.arrayBuffer()]))
+    .map((buffer) => new Uint8Array(buffer));
+  const { entries, loaded, start } = readIndex(blob);
+  // The runtime's memory begins at the size its binary declares; the snapshot is of a memory
+  // that grew while the packages were imported, so grow it first (Pyodide copies it in whole).
+  const { instantiate, instantiateStreaming } = WebAssembly;
+  const grown = (result) => {
+    const memory = result.instance.exports.memory;
+    const short = image.length - memory.buffer.byteLength;
+    if (short > 0) memory.grow(Math.ceil(short / 65536));
+    return result;
+  };
+  WebAssembly.instantiateStreaming = (...args) => instantiateStreaming.apply(WebAssembly, args).then(grown);
+  WebAssembly.instantiate = (...args) => instantiate.apply(WebAssembly, args).then(
+    (result) => (result.instance ? grown(result) : result));
+  let py;
+  try {
+    py = await loadRuntime({
+      indexURL: INDEX, _loadSnapshot: image,
+      fsInit: (FS) => writeFiles(FS, blob, entries, start),
+    });
+  } finally {
+    WebAssembly.instantiate = instantiate;
+    WebAssembly.instantiateStreaming = instantiateStreaming;
+  }
+  Object.assign(py.loadedPackages, loaded);
+  // The snapshot holds the first start's random generator: every start would deal the same.
+  py.runPython("import random\nrandom.seed()");
+  say(`Python restored from this browser's copy in ${Math.round(performance.now() - began)} ms`);
+  return py;
+}
+
+async function keep(store, image, files) {
+  // Files first: a start uses the snapshot only when both are there.
+  await store.put(FILES, new Response(files));
+  await store.put(MEMORY, new Response(image));
+  for (const name of await caches.keys()) {
+    if (name.startsWith(CACHE_PREFIX) && name !== CONFIG.cache) await caches.delete(name);
+  }
+}
+
+// The installed packages' files, in one buffer: a 4-byte length, a JSON index
+// ({entries: [[path, offset, length]] with length -1 for a folder, loaded}), then the bytes.
+function packFiles(FS, root, loaded) {
+  const entries = [];
+  const chunks = [];
+  let offset = 0;
+  (function walk(folder) {
+    for (const name of FS.readdir(folder)) {
+      if (name === "." || name === "..") continue;
+      const path = folder + "/" + name;
+      if (FS.isDir(FS.stat(path).mode)) {
+        entries.push([path, 0, -1]);
+        walk(path);
+      } else {
+        const data = FS.readFile(path);
+        entries.push([path, offset, data.length]);
+        chunks.push(data);
+        offset += data.length;
+      }
+    }
+  })(root);
+  const index = new TextEncoder().encode(JSON.stringify({ entries, loaded }));
+  const out = new Uint8Array(4 + index.length + offset);
+  new DataView(out.buffer).setUint32(0, index.length, true);
+  out.set(index, 4);
+  let at = 4 + index.length;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+function readIndex(blob) {
+  const length = new DataView(blob.buffer, blob.byteOffset).getUint32(0, true);
+  const index = JSON.parse(new TextDecoder().decode(blob.subarray(4, 4 + length)));
+  return { ...index, start: 4 + length };
+}
+
+function writeFiles(FS, blob, entries, start) {
+  for (const [path, offset, length] of entries) {
+    if (length < 0) FS.mkdirTree(path);
+    else FS.writeFile(path, blob.subarray(start + offset, start + offset + length));
+  }
+}
+
+const mb = (bytes) => Math.round(bytes / 1e6);
