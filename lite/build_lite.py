@@ -102,7 +102,7 @@ NOT_IN_SNAPSHOT = ("js", "pyodide", "pyodide_js", "micropip", "piplite", "pyodid
 # Run after the start (fresh or restored), while the app still boots: the kernel's own imports
 # (it imports them again, at no cost), and ipywidgets' comm target, which ipywidgets registers
 # only when imported after the kernel exists (in the snapshot, it was imported before).
-KERNEL_IMPORTS = "import piplite.piplite\nimport pyodide_kernel\nimport ipywidgets\nipywidgets._handle_ipython()"
+KERNEL_IMPORTS = "import piplite.piplite\nimport pyodide_kernel\nimport ipywidgets\nipywidgets.register_comm_target()"
 
 
 
