@@ -21,8 +21,9 @@
   } catch (error) {
     return;  // the app makes its worker itself
   }
-  // An early worker nobody asked for (a page that never starts a kernel) stops after 2 minutes.
-  var unclaimed = setTimeout(function () { if (early) early.terminate(); early = null; }, 120000);
+  // An early worker nobody asked for (a page that never starts this kernel) stops after 10
+  // minutes: long enough for the app to boot over a slow connection.
+  var unclaimed = setTimeout(function () { if (early) early.terminate(); early = null; }, 600000);
 
   function KernelWorker(url, options) {
     if (early && String(url) === kernelWorker) {
