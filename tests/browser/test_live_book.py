@@ -17,7 +17,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -71,9 +71,15 @@ def start_live(page, book_site, lesson: str, kept: bool | None = False):
 
 
 def test_the_live_sandbox_plays_a_whole_deal_by_clicks(book_site, page, page_guard):
+    scripts: list[str] = []
+    page.on("request", lambda request: scripts.append(request.url) if request.url.endswith(".js") else None)
     frame = start_live(page, book_site, "07_sandbox")
     mirror = Session(seed=SEED)
     settle(frame, mirror)
+    # No lesson shows mathematics: the app loads no typesetter (MathJax's MathML nodes) on the
+    # way to the first card.
+    app = [BOOK_HTML / urlsplit(url).path.lstrip("/") for url in scripts if "/lite/build/" in url]
+    assert app and not [p.name for p in app if "AbstractMmlNode" in p.read_text(encoding="utf-8")]
 
     # Play until some card may not be played; click it: explained, and nothing played.
     play_while(frame, mirror, every_card_is_legal)
