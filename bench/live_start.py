@@ -5,9 +5,10 @@ Used by ``bench/live.py``. Two views of one start:
 - *milestones* of the real start, from the page, the REPL frame and the kernel's worker (each
   clock turned into wall time): the click; the REPL page begins; the kernel's worker is
   made (early: ``lite/kernel/early.js``), and what its Python says of its start (kept for
-  the next start, or restored from the kept copy); the worker has the runtime (``pyodide.asm.wasm``) and the stdlib; each lesson cell is
-  done (the REPL runs them once the kernel is up, so the first cell's end follows the kernel's
-  start); the widget is drawn; the first legal card can be clicked. Recorded by
+  the next start, or restored from the kept copy); the worker has the runtime
+  (``pyodide.asm.wasm``) and the stdlib; each lesson cell is done (the REPL runs them once
+  the kernel is up, so the first cell's end follows the kernel's start); the widget is drawn;
+  the first legal card can be clicked. Recorded by
   :data:`RECORDER_JS`, which the bench puts in every frame.
 - *Python's phases*, timed in a bare worker that loads the site's own Pyodide as the kernel
   does (no JupyterLite around it): the runtime's start (WebAssembly, stdlib), installing the

@@ -39,7 +39,6 @@ def brute(state, me) -> int:
     return max(values) if state.to_play == me else min(values)
 
 
-
 DIFFERING: dict[str, int] = {}  # per option: positions where the card played changes the value
 
 

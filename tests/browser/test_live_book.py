@@ -232,10 +232,9 @@ def test_a_blocked_file_is_said_in_plain_words_and_the_demo_stays(book_site, pag
 
 
 def kernel_cache() -> str:
-    """The Cache Storage name the built site keeps its started Python under (its digest)."""
-    config = json.loads((LITE / "jupyter-lite.json").read_text())
-    url = config["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]["pyodideUrl"]
-    return "calijack-python-" + url.rsplit("?_=", 1)[1]
+    """The Cache Storage name the built site keeps its started Python under, as the build
+    told the "Play live" script (``lessons.json``)."""
+    return json.loads((LITE / "lessons.json").read_text())["python_cache"]
 
 
 def console_texts(page) -> list[str]:
@@ -257,11 +256,15 @@ def wait_for_text(page, texts: list[str], needle: str, timeout_ms: int = START_M
     raise AssertionError(f"no console message with {needle!r} in {timeout_ms} ms; saw {texts[-20:]}")
 
 
-def repl_print(page, book_site, code: str, marker: str) -> str:
-    """Run ``code`` in the live site's REPL (a fresh page load, so a fresh Python); return what
-    it printed after ``marker``."""
+def open_repl(page, site_url: str, code: str) -> None:
+    """Open the REPL of the live site at ``site_url`` (a fresh page, so a fresh Python) running ``code``."""
     query = urlencode([("kernel", "python"), ("showBanner", "0"), ("code", code)])
-    page.goto(book_site.url_for(f"lite/repl/index.html?{query}"))
+    page.goto(f"{site_url}lite/repl/index.html?{query}")
+
+
+def repl_print(page, book_site, code: str, marker: str) -> str:
+    """Run ``code`` in the live site's REPL; return what it printed after ``marker``."""
+    open_repl(page, book_site.url, code)
     out = page.locator(".jp-OutputArea-output", has_text=marker)
     out.wait_for(timeout=START_MS)
     return out.inner_text().split(marker, 1)[1].strip()
@@ -386,10 +389,7 @@ def test_an_anywidget_from_a_wheel_renders_and_round_trips_a_click(tmp_path, sta
     config_path.unlink()
     config_path.write_text(json.dumps(config))
 
-    url = static_site(tmp_path / "site")
-    query = urlencode([("kernel", "python"), ("showBanner", "0"),
-                       ("code", "from cjprobe import Probe\nProbe()")])
-    page.goto(f"{url}lite/repl/index.html?{query}")
+    open_repl(page, static_site(tmp_path / "site"), "from cjprobe import Probe\nProbe()")
     button = page.locator(".cj-probe-button")
     button.wait_for(timeout=START_MS)
     for clicks in (1, 2):
