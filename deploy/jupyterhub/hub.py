@@ -87,7 +87,8 @@ class Settings:
                                                 ("--ssl-key", self.ssl_key)) if not value]
             if missing:
                 return ("the hub listens on the network only over HTTPS, under the name learners "
-                        f"type: add {', '.join(missing)} (or leave them all out for 127.0.0.1 only).")
+                        f"type: add {', '.join(missing)} (make hub: HUB_NAME, HUB_CERT, HUB_KEY), "
+                        "or none of them for 127.0.0.1 only.")
             for flag, path in (("--ssl-cert", self.ssl_cert), ("--ssl-key", self.ssl_key)):
                 if not Path(path).is_file():
                     return f"{flag} {path}: no such file."

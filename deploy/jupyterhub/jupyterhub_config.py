@@ -34,7 +34,7 @@ sys.path.insert(0, str(HERE))
 
 from hub import PASSWORDS, PROXY, Settings, read_learners  # noqa: E402  (beside this file)
 
-from calijack.serve import SANDBOX, voila_env  # noqa: E402
+from calijack.serve import SANDBOX  # noqa: E402
 
 c = get_config()  # noqa: F821 - defined by traitlets' config loader
 
@@ -102,17 +102,12 @@ c.JupyterHub.shutdown_on_logout = True
 # -- Each learner's server ---------------------------------------------------------------------
 c.JupyterHub.spawner_class = "jupyterhub.spawner.SimpleLocalProcessSpawner"
 c.SimpleLocalProcessSpawner.home_dir_template = str(STATE / "learners" / "{username}")
-c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]  # this environment's Python
+# singleuser/start.py: JupyterHub's single-user server, configured by singleuser/ (Voilà alone,
+# with calijack's lesson settings), with calijack's Voilà folders; this environment's Python.
+c.Spawner.cmd = [sys.executable, str(HERE / "singleuser" / "start.py")]
 c.Spawner.default_url = f"/voila/render/{SANDBOX}"
-# The single-user server's configuration (singleuser/: Voilà alone, with calijack's lesson
-# settings), and calijack's Voilà folders as calijack.serve gives them to Voilà. They must be in
-# the environment from the start: with disable_user_config (the learner's folder holds no
-# configuration that counts), JupyterHub fixes the data path before any configuration runs.
-c.Spawner.environment = {
-    **{name: value for name, value in voila_env({"JUPYTER_CONFIG_PATH": str(HERE / "singleuser")}).items()
-       if name in ("JUPYTER_CONFIG_PATH", "JUPYTER_PATH")},
-    "CALIJACK_HUB_HOST_NAME": settings.host_name,
-}
+c.Spawner.environment = {"CALIJACK_HUB_HOST_NAME": settings.host_name}  # for the Host check
+# The learner's folder holds no configuration that counts.
 c.Spawner.disable_user_config = True
 # Thirty servers starting at once on two cores take a while: slow is slow, not failed.
 c.Spawner.start_timeout = 180

@@ -1,7 +1,7 @@
 """A learner's server under calijack's JupyterHub: Voilà and nothing else, run as the lessons run.
 
-The hub's spawner puts this folder on ``JUPYTER_CONFIG_PATH`` (``deploy/jupyterhub``'s
-``jupyterhub_config.py``; the Zero to JupyterHub image sets it in its Dockerfile), so the
+Every learner's server starts through ``start.py`` beside this file (on one machine and in the
+Zero to JupyterHub image alike), which puts this folder on ``JUPYTER_CONFIG_PATH``: the
 single-user server (``jupyterhub-singleuser``, a Jupyter server) reads this file.
 
 Voilà runs here as the server's extension, not as its own application: its page, executor and
