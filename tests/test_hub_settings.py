@@ -8,10 +8,13 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from traitlets.config.loader import PyFileConfigLoader
+
+from calijack.serve import stop_process_group
 
 REPO = Path(__file__).resolve().parents[1]
 DEPLOY = REPO / "deploy" / "jupyterhub"
@@ -21,8 +24,17 @@ import hub  # noqa: E402  (deploy/jupyterhub/hub.py)
 
 
 def run_hub(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(DEPLOY / "hub.py"), *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    """``hub.py ARGS``, expected to refuse (or forget) at once: a hub it starts instead is stopped,
+    its proxy and culler with it, and the test fails."""
+    process = subprocess.Popen([sys.executable, str(DEPLOY / "hub.py"), *args], cwd=cwd, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                               start_new_session=True)
+    try:
+        out, err = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        stop_process_group(process)
+        pytest.fail(f"hub.py {' '.join(args)} started a hub instead of refusing", pytrace=False)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
 def load_hub_config(env: dict[str, str]):
@@ -124,3 +136,74 @@ def test_forget_a_password(tmp_path):
     with dbm.open(str(tmp_path / hub.PASSWORDS), "r") as passwords:
         assert b"ann" not in passwords
     assert "has no password yet" in run_hub("--state", str(tmp_path), "forget", "ann", cwd=tmp_path).stdout
+
+
+def self_signed(folder: Path, name: str) -> tuple[Path, Path]:
+    """A certificate for ``name`` and its key, made here (cryptography, pinned with the hub)."""
+    import datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now).not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+def test_on_the_network_the_hub_speaks_https_only(learners):
+    """Given a name, a certificate and a key, the hub listens where told, over HTTPS alone (here on
+    127.0.0.2, another loopback address, so nothing leaves the machine)."""
+    import http.client
+    import ssl
+
+    cert, key = self_signed(learners.parent, "lessons.test")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.2", 0))
+        port = sock.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, str(DEPLOY / "hub.py"), "--learners", str(learners), "--state", "state",
+         "--listen", "127.0.0.2", "--port", str(port), "--host-name", "lessons.test",
+         "--ssl-cert", str(cert), "--ssl-key", str(key)],
+        cwd=learners.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL, start_new_session=True)
+    trust = ssl.create_default_context(cafile=str(cert))
+
+    def get(secure: bool) -> int:
+        if secure:
+            connection = http.client.HTTPSConnection("127.0.0.2", port, timeout=5, context=trust)
+            connection.sock = trust.wrap_socket(socket.create_connection(("127.0.0.2", port), 5),
+                                                server_hostname="lessons.test")
+        else:
+            connection = http.client.HTTPConnection("127.0.0.2", port, timeout=5)
+        try:
+            connection.request("GET", "/hub/api/", headers={"Host": f"lessons.test:{port}"})
+            return connection.getresponse().status
+        finally:
+            connection.close()
+
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                if get(secure=True) == 200:
+                    break
+            except OSError:
+                pass
+            assert process.poll() is None and time.monotonic() < deadline, "the hub did not answer over HTTPS"
+            time.sleep(0.5)
+        with pytest.raises((OSError, http.client.HTTPException)):
+            get(secure=False)  # plain HTTP gets no answer from an HTTPS port
+    finally:
+        stop_process_group(process)
