@@ -32,6 +32,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -239,6 +240,7 @@ def run(n: int, args) -> dict:
     finally:
         serve.stop_process_group(process, timeout=60)
         log.close()
+        shutil.rmtree(folder / "state", ignore_errors=True)  # the log stays, for a look
     return report
 
 

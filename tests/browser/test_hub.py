@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import secrets
+import socket
 import subprocess
 import sys
 import time
@@ -59,9 +60,9 @@ class Hub:
 
 
 def free_port() -> int:
-    from conftest import free_port as free  # the browser harness's own
-
-    return free()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def start_hub(folder: Path, names: list[str], *options: str, timeout: float = 90) -> Hub:
