@@ -15,6 +15,9 @@ Each one speaks what a browser speaks, over plain HTTP and a websocket (tornado)
 4. leaving: the tab closes (websocket, shutdown beacon) and the learner logs out, which stops
    their server.
 
+With ``--prestart`` the teacher first starts every learner's server (the admin page's "Start
+All", through the hub's API with the teacher's login), as ``calijack.serve`` pre-heats kernels.
+
 Reports per N: login → first card p50/p95, click → update p50/p95, failures, memory per learner
 (their server and its kernel, RSS and PSS), the hub's and the proxy's memory before, with the
 class, and ``--linger`` seconds after everyone left. Then ``bench/classroom.py`` runs the same N
@@ -114,6 +117,31 @@ class HubVisitor:
 
     async def log_out(self, client) -> None:
         await self.fetch(client, self.hub + "hub/logout")
+
+
+async def prestart(args, n: int) -> float:
+    """What a teacher does before the class with the admin page's "Start All": every learner's
+    server started (the teacher's own login, the hub's API); returns the seconds it took."""
+    start = time.monotonic()
+    AsyncHTTPClient.configure(None, max_clients=64)
+    client = AsyncHTTPClient()
+    teacher = HubVisitor(args.hub, "teacher")
+    await teacher.log_in(client, secrets.token_hex(8))
+    headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in teacher.jars["hub"].items()),
+               "X-XSRFToken": teacher.jars["hub"].get("_xsrf", "")}
+    names = [f"learner{i:03d}" for i in range(n)]
+    for name in names:
+        await client.fetch(f"{args.hub}hub/api/users/{name}/server", method="POST", body="",
+                           headers=headers, raise_error=False, request_timeout=60)
+    deadline = time.monotonic() + 30 * n
+    while time.monotonic() < deadline:
+        answer = await client.fetch(f"{args.hub}hub/api/users", headers=headers, raise_error=False)
+        users = json.loads(answer.body) if answer.code == 200 else []
+        if sum(bool(u.get("server")) and not u.get("pending") for u in users if u["name"] in names) == n:
+            break
+        await asyncio.sleep(1)
+    client.close()
+    return round(time.monotonic() - start, 1)
 
 
 async def visit(i: int, n: int, args, client, ready: list, all_done: asyncio.Event) -> dict:
@@ -219,6 +247,9 @@ def run(n: int, args) -> dict:
                 raise SystemExit(f"the hub did not start; see {folder / 'hub.log'}")
         time.sleep(3)  # the hub's own start-up settles
         hub = psutil.Process(process.pid)
+        if args.prestart:
+            report["prestart_s"] = asyncio.run(prestart(args, n))
+            time.sleep(10)  # the servers' own start-up settles
         report["before"] = memory(hub)
         started = time.monotonic()
         results, peak = asyncio.run(a_class(n, args, hub))
@@ -246,7 +277,8 @@ def run(n: int, args) -> dict:
 
 def show(report: dict, pool: dict | None) -> None:
     c, k, b, p, a = (report["card_s"], report["click_ms"], report["before"], report["peak"], report["after"])
-    print(f"N={report['learners']} on the hub: {report['ok']} working sandboxes, failures "
+    started = f" (servers started beforehand in {report['prestart_s']} s)" if "prestart_s" in report else ""
+    print(f"N={report['learners']} on the hub{started}: {report['ok']} working sandboxes, failures "
           f"{report['failures'] or 'none'}")
     print(f"  login → first card p50 {c['p50']} s, p95 {c['p95']} s, max {c['max']} s "
           f"(server ready p50 {report['server_s']['p50']} s)")
@@ -276,6 +308,8 @@ def main(argv=None) -> int:
     parser.add_argument("--click-timeout", type=float, default=60.0)
     parser.add_argument("--linger", type=float, default=120.0, help="seconds after they leave")
     parser.add_argument("--no-classroom", action="store_true", help="skip calijack.serve --sandbox-pool 30")
+    parser.add_argument("--prestart", action="store_true",
+                        help="the teacher starts every learner's server before the class (Start All)")
     parser.add_argument("--json", action="store_true", help="one JSON line per N")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
