@@ -128,11 +128,13 @@ async def prestart(args, n: int) -> float:
     teacher = HubVisitor(args.hub, "teacher")
     await teacher.log_in(client, secrets.token_hex(8))
     headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in teacher.jars["hub"].items()),
-               "X-XSRFToken": teacher.jars["hub"].get("_xsrf", "")}
+               "X-XSRFToken": teacher.jars["hub"].get("_xsrf", ""), "Content-Type": "application/json"}
     names = [f"learner{i:03d}" for i in range(n)]
     for name in names:
-        await client.fetch(f"{args.hub}hub/api/users/{name}/server", method="POST", body="",
-                           headers=headers, raise_error=False, request_timeout=60)
+        answer = await client.fetch(f"{args.hub}hub/api/users/{name}/server", method="POST", body="{}",
+                                    headers=headers, raise_error=False, request_timeout=60)
+        if answer.code not in (201, 202):
+            raise SystemExit(f"the teacher could not start {name}'s server: http {answer.code}")
     deadline = time.monotonic() + 30 * n
     while time.monotonic() < deadline:
         answer = await client.fetch(f"{args.hub}hub/api/users", headers=headers, raise_error=False)

@@ -19,8 +19,9 @@ in ``CALIJACK_HUB_*`` variables (read back here with ``hub.Settings.from_env``).
   hub's own Unix user, so a learner who runs code in their kernel (Voilà's page runs none, but
   the kernel's websocket takes any message) can read the hub's files. Fine for a class on a
   teacher's machine; for learners who may try, use a spawner that gives each learner a Unix
-  user and limits (``systemdspawner.SystemdSpawner`` with ``dynamic_users = True``, as The
-  Littlest JupyterHub does) or a container (Zero to JupyterHub: ``deploy/z2jh``).
+  user and limits (``systemdspawner.SystemdSpawner``: users made by The Littlest JupyterHub, or
+  on the fly with ``dynamic_users = True``; systemd's memory and processor limits) or a
+  container (Zero to JupyterHub: ``deploy/z2jh``).
 - **Idle servers stop**: ``jupyterhub-idle-culler``, as a hub service, stops a learner's server
   idle for ``cull_timeout`` seconds; logging out stops it at once.
 """
