@@ -71,8 +71,10 @@ class HubVisitor:
     def _jar(self, url: str) -> dict[str, str]:
         return self.jars["server" if urllib.parse.urlsplit(url).path.startswith("/user/") else "hub"]
 
-    async def fetch(self, client, url: str, method: str = "GET", body: str | None = None):
-        """``url``, following redirects by hand and keeping each cookie with its path."""
+    async def fetch(self, client, url: str, method: str = "GET", body: str | None = None,
+                    into_server: bool = True):
+        """``url``, following redirects by hand and keeping each cookie with its path (not into
+        the learner's server if ``into_server`` is false: that would open a lesson)."""
         for _ in range(12):
             jar = self._jar(url)
             headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in jar.items())} if jar else {}
@@ -84,6 +86,8 @@ class HubVisitor:
             if response.code not in (301, 302, 303, 307):
                 return response
             url, method, body = urllib.parse.urljoin(url, response.headers["Location"]), "GET", None
+            if not into_server and url.startswith(self.server):
+                return response
         raise Failure("too many redirects")
 
     async def log_in(self, client, password: str) -> None:
@@ -98,7 +102,7 @@ class HubVisitor:
 
     async def wait_for_server(self, client, timeout: float) -> None:
         """Ask for the server (``/hub/spawn``), then the hub's API until it is ready."""
-        await self.fetch(client, self.hub + "hub/spawn")
+        await self.fetch(client, self.hub + "hub/spawn", into_server=False)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             answer = await self.fetch(client, self.hub + "hub/api/user")
