@@ -96,7 +96,7 @@ class HubVisitor:
         if page.code != 200 or not xsrf:
             raise Failure(f"login page: http {page.code}")
         form = urllib.parse.urlencode({"username": self.name, "password": password, "_xsrf": xsrf.group(1)})
-        response = await self.fetch(client, self.hub + "hub/login", "POST", form)
+        response = await self.fetch(client, self.hub + "hub/login", "POST", form, into_server=False)
         if response.code >= 400:
             raise Failure(f"login: http {response.code}")
 
