@@ -58,6 +58,8 @@ from packaging.utils import canonicalize_name
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pycompile  # noqa: E402  (lite/pycompile.py, beside this file)
+import start_split  # noqa: E402  (lite/start_split.py)
+from app_trim import trim_app  # noqa: E402  (lite/app_trim.py)
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -68,12 +70,16 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 # Wheels downloaded for their JupyterLab extension only: they are not installed in the kernel.
 FRONTEND_ONLY = {"jupyterlab-widgets", "jupyterlite-pyodide-kernel"}
 # The kernel's own wheels, shipped inside the jupyterlite-pyodide-kernel wheel.
-KERNEL_WHEELS = ("pyodide_kernel-", "piplite-", "ipykernel-", "widgetsnbextension-4.")
-# Packages the kernel asks for by name at start that the lessons never import: each gets a
-# metadata-only stand-in wheel instead of its real one. jedi (4.9 MB, thousands of files to
-# unpack in the browser, with parso) serves IPython's code completion only, which an app view
-# with no code input never requests; IPython imports it lazily, on the first completion.
-STAND_INS = {"jedi": "0.20.1"}
+KERNEL_WHEELS = ("pyodide_kernel-", "ipykernel-", "widgetsnbextension-4.")
+# Packages the kernel asks for by name at start that the lessons never use: each gets a
+# stand-in wheel instead of its real one, with the modules in lite/standins/NAME if any, else
+# the metadata alone. jedi (4.9 MB, thousands of files to unpack in the browser, with parso)
+# serves IPython's code completion only, which an app view with no code input never requests;
+# IPython imports it lazily, on the first completion. piplite and micropip install packages,
+# which the live book never does (every package is there, and no index may be asked); the
+# real piplite imports micropip on every start, and with it a tenth of the standard library.
+STAND_INS = {"jedi": "0.20.1", "micropip": "0.11.1", "piplite": "0.8.6"}
+STAND_IN_SOURCES = HERE / "standins"
 # Front-end plugins the REPL page does without: the CodeMirror commands plugin fails to
 # activate in the REPL app (a console error) and the REPL never edits code for the reader.
 # Without the service worker the kernel mounts no synced drive: the lessons use no files, and
@@ -96,6 +102,8 @@ WHEEL_EPOCH = "1767225600"
 BOOK_ONLY_TAG = "book-only"
 # The early start of the kernel's Python, and its snapshot (lite/kernel/, see python.mjs).
 KERNEL_START = HERE / "kernel"
+# Where the modules the start leaves out are (lite/start_split.py), in the site.
+REST_DIR = "static/calijack/rest"
 KERNEL_WORKER_GLOB = "extensions/@jupyterlite/pyodide-kernel-extension/static/comlink.worker.*.js"
 # Imported before the snapshot, besides the lessons' own imports: what the kernel and every
 # widget lesson import. Not piplite, micropip or pyodide_kernel: they hold JavaScript objects,
@@ -240,12 +248,15 @@ def extension_kernel_wheels(pyodide_kernel: Path, work: Path) -> list[Path]:
 
 
 def stand_in(name: str, version: str, work: Path) -> Path:
-    """A wheel holding only the metadata of ``name`` (see :data:`STAND_INS`): no module."""
+    """The stand-in wheel of ``name`` (see :data:`STAND_INS`): the modules of
+    ``lite/standins/NAME/`` if there is such a folder, else only the metadata."""
     path = work / f"{name}-{version}-py3-none-any.whl"
     info = f"{name}-{version}.dist-info"
-    files = {
+    modules = STAND_IN_SOURCES / name
+    files = {f"{name}/{p.name}": p.read_text(encoding="utf-8") for p in sorted(modules.glob("*.py"))}
+    files |= {
         f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
-                            "Summary: calijack's stand-in: the live lessons never import it\n",
+                            "Summary: calijack's stand-in: the live lessons never use it\n",
         f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: calijack build_lite\n"
                          "Root-Is-Purelib: true\nTag: py3-none-any\n",
     }
@@ -362,7 +373,10 @@ def install_kernel_start(out: Path, packages: list[str], preload: list[str]) -> 
     lock = (out / "static" / "pyodide" / "pyodide-lock.json").read_bytes()
     sources = {name: (KERNEL_START / name).read_text(encoding="utf-8")
                for name in ("early.js", "start.mjs", "python.mjs")}
-    digest = hashlib.sha256(lock + json.dumps([sources, packages, preload, KERNEL_IMPORTS, worker]).encode()).hexdigest()[:16]
+    # The standard library zip too: the build writes the finder of the rest into it.
+    stdlib = sha256(out / "static" / "pyodide" / start_split.STDLIB)
+    digest = hashlib.sha256(lock + json.dumps([sources, packages, preload, KERNEL_IMPORTS, worker, stdlib])
+                            .encode()).hexdigest()[:16]
     config = {"packages": packages, "preload": preload, "kernel": KERNEL_IMPORTS,
               "cache": f"calijack-python-{digest}"}
     target = out / "static" / "calijack"
@@ -427,6 +441,7 @@ def build(out: Path, cache: Path) -> dict:
         extensions = [by_name[name] for name in sorted(FRONTEND_ONLY)] + [by_name["anywidget"]]
         log(f"jupyter lite build into {out}")
         lite_build(stage, out, extensions)
+        log(f"left out of the site, unused by the REPL: {', '.join(trim_app(out))}")
         target = out / "static" / "pyodide"
         target.mkdir(parents=True, exist_ok=True)
         for name in PYODIDE_FILES:
@@ -442,6 +457,10 @@ def build(out: Path, cache: Path) -> dict:
         for error in compiled["errors"]:
             log(f"warning: a lesson failed while compiling its start (it is left as source): {error}")
         wheels = [target / compiled["renamed"].get(w.name, w.name) for w in kernel]
+        # The start only in what Python loads; the other modules fetched if ever imported.
+        split = start_split.split_runtime(target, out / REST_DIR, KERNEL_START / "rest_import.py")
+        log(f"{split['modules_left_out']} modules the start does not import are left to "
+            f"{split['rest_files']} zips fetched on demand ({split['rest_bytes'] / 1e6:.1f} MB)")
         lock = pyodide_lock(runtime, wheels)
         (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
         digest = install_kernel_start(out, packages, snapshot_imports(lessons))
