@@ -104,6 +104,8 @@ BOOK_ONLY_TAG = "book-only"
 KERNEL_START = HERE / "kernel"
 # Where the modules the start leaves out are (lite/start_split.py), in the site.
 REST_DIR = "static/calijack/rest"
+# The app's files kept for offline use after a first "Play live" besides those it fetched.
+OFFLINE_TOO = "build/*.woff2"
 KERNEL_WORKER_GLOB = "extensions/@jupyterlite/pyodide-kernel-extension/static/comlink.worker.*.js"
 # Imported before the snapshot, besides the lessons' own imports: what the kernel and every
 # widget lesson import. Not piplite, micropip or pyodide_kernel: they hold JavaScript objects,
@@ -473,8 +475,12 @@ def build(out: Path, cache: Path) -> dict:
         runtime_files = sorted(({"name": p.name, "bytes": p.stat().st_size,
                                  "gzip_bytes": len(gzip.compress(p.read_bytes(), 6))} for p in target.iterdir()),
                                key=lambda f: (-f["bytes"], f["name"]))
+        # Files of the app a lesson may fetch where the first lesson played did not (the app's
+        # fonts): the book's service worker keeps them after a first "Play live" (offline).
+        offline = sorted(p.relative_to(out).as_posix() for p in out.rglob(OFFLINE_TOO))
         (out / "lessons.json").write_text(json.dumps({"lessons": lessons, "runtime": runtime_files,
-                                                      "python_cache": f"calijack-python-{digest}"},
+                                                      "python_cache": f"calijack-python-{digest}",
+                                                      "offline": offline},
                                                      indent=1, ensure_ascii=False))
     files = [p for p in out.rglob("*") if p.is_file()]
     return {"files": len(files), "bytes": sum(p.stat().st_size for p in files),
