@@ -83,7 +83,9 @@ def test_every_lesson_has_code_for_the_live_app():
 def test_kernel_requirements_are_pinned_with_hashes():
     text = (ROOT / "lite" / "kernel-requirements.txt").read_text()
     pins = build_lite.pinned(ROOT / "lite" / "kernel-requirements.txt")
-    assert {"ipywidgets", "anywidget", "comm", "micropip", "jupyterlite-pyodide-kernel"} <= set(pins)
+    assert {"ipywidgets", "anywidget", "comm", "jupyterlite-pyodide-kernel"} <= set(pins)
+    # A package the build stands in for (jedi, micropip, piplite) is never downloaded too.
+    assert not set(build_lite.STAND_INS) & set(pins)
     assert text.count("--hash=sha256:") == len(pins)
     # The widgets on both sides of the wire are the same versions as the project's own.
     project = build_lite.pinned(ROOT / "requirements.txt")
