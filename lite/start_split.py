@@ -11,8 +11,9 @@ still a ``.py`` file. So, in the standard library zip and in each wheel:
   (``email``, ``pygments/lexers``, …), which the kernel fetches only if a lesson ever imports
   one of their modules (``lite/kernel/rest_import.py``, filled in with their list and put
   into the standard library zip as ``_calijack_rest``);
-- a wheel's ``.data/data/`` (JupyterLab extensions, man pages: front-end files the kernel
-  never reads; the site has the extensions already) is left out.
+- a wheel's ``.data/data/`` (JupyterLab extensions, man pages) and a package's own front end
+  or test data (``labextension/``, ``nbextension/``, ``tests/``): files the kernel never
+  reads (the site has the extensions already) are left out.
 
 The archives are deflated (level 9), as Pyodide's own are. Stored archives compressed by the
 host would be a third smaller (Brotli works across files), but few hosts compress ``.zip`` or
@@ -43,18 +44,26 @@ def unit(member: str, stdlib: bool) -> str:
     return "/".join(folders) if folders else parts[0].removesuffix(".py")
 
 
+# Folders of a package that hold its front end or its tests' data: the kernel never reads them.
+NEVER_READ = ("/labextension/", "/nbextension/", "/tests/")
+
+
 def front_end_only(member: str) -> bool:
-    """A wheel's ``NAME.data/data/...`` file: installed under the prefix, never imported."""
+    """A file of a wheel the kernel never reads: ``NAME.data/data/...`` (installed under the
+    prefix: JupyterLab extensions, man pages), and a package's own front end (anywidget's
+    ``labextension/``, ``nbextension/``: the site has these) or its tests' data."""
     first, _, rest = member.partition("/")
-    return first.endswith(".data") and rest.startswith("data/")
+    if first.endswith(".data") and rest.startswith("data/"):
+        return True
+    return any(folder in "/" + member for folder in NEVER_READ) and not member.endswith(".py")
 
 
 def _write(path: Path, members: list[tuple[zipfile.ZipInfo, bytes]]) -> None:
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+    with zipfile.ZipFile(path, "w") as archive:
         for info, data in members:
             out = zipfile.ZipInfo(info.filename, date_time=EPOCH)
             out.external_attr = info.external_attr
-            archive.writestr(out, data)
+            archive.writestr(out, data, zipfile.ZIP_DEFLATED, 9)
 
 
 def split_archive(path: Path, rest: Path, stdlib: bool) -> dict[str, list[str]]:
@@ -92,9 +101,9 @@ def split_runtime(runtime: Path, rest: Path, finder: Path) -> dict:
     source = finder.read_text(encoding="utf-8")
     if "__INDEX__" not in source:
         raise ValueError(f"{finder} has no __INDEX__ to fill in")
-    with zipfile.ZipFile(runtime / STDLIB, "a", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+    with zipfile.ZipFile(runtime / STDLIB, "a") as archive:
         info = zipfile.ZipInfo(FINDER_MODULE, date_time=EPOCH)
-        archive.writestr(info, source.replace("__INDEX__", json.dumps(index, sort_keys=True)))
+        archive.writestr(info, source.replace("__INDEX__", json.dumps(index, sort_keys=True)), zipfile.ZIP_DEFLATED, 9)
     zips = list(rest.glob("*.zip"))
     return {"rest_files": len(zips), "rest_bytes": sum(p.stat().st_size for p in zips),
             "modules_left_out": sum(len(paths) for kind in index.values() for paths in kind.values())}
