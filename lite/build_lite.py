@@ -456,6 +456,9 @@ def build(out: Path, cache: Path) -> dict:
         compiled = pycompile.compile_start(target, out / "lessons.json", cache, "cp" + PYTHON_VERSION.replace(".", ""))
         log(f"{sum(compiled['compiled'].values())} modules of the start compiled to .pyc "
             + ("(in Node)" if compiled["ran_node"] else "(cached)"))
+        # Which import needs each archive (bench/live_network.py's table), beside the build.
+        (cache / "start-report.json").write_text(json.dumps(
+            {"modules": compiled["modules"], "needed_by": compiled.get("needed_by", {})}, indent=1))
         for error in compiled["errors"]:
             log(f"warning: a lesson failed while compiling its start (it is left as source): {error}")
         wheels = [target / compiled["renamed"].get(w.name, w.name) for w in kernel]

@@ -162,6 +162,7 @@ def test_the_kernel_start_goes_into_the_built_repl(tmp_path):
     (out / "repl" / "index.html").write_text('<head>\n    <script id="jupyter-config-data" type="application/json">{}</script>\n')
     (out / "static" / "pyodide").mkdir(parents=True)
     (out / "static" / "pyodide" / "pyodide-lock.json").write_text('{"packages": {}}')
+    (out / "static" / "pyodide" / "python_stdlib.zip").write_bytes(b"the standard library")
     settings = {"@jupyterlite/pyodide-kernel-extension:kernel": {"pyodideUrl": "./static/pyodide/pyodide.mjs"}}
     (out / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": {"litePluginSettings": settings}}))
 
@@ -181,7 +182,12 @@ def test_the_kernel_start_goes_into_the_built_repl(tmp_path):
     # Another lock (other wheels) is another digest, so the browser's kept Python is not reused.
     (out / "static" / "pyodide" / "pyodide-lock.json").write_text('{"packages": {"x": {}}}')
     (out / "repl" / "index.html").write_text('<script id="jupyter-config-data"></script>')
-    assert build_lite.install_kernel_start(out, ["calijack"], ["calijack"]) != digest
+    other = build_lite.install_kernel_start(out, ["calijack"], ["calijack"])
+    assert other != digest
+    # So is another standard library zip (the build writes the finder of the rest into it).
+    (out / "static" / "pyodide" / "python_stdlib.zip").write_bytes(b"another standard library")
+    (out / "repl" / "index.html").write_text('<script id="jupyter-config-data"></script>')
+    assert build_lite.install_kernel_start(out, ["calijack"], ["calijack"]) not in (digest, other)
 
     worker.unlink()
     with pytest.raises(build_lite.BuildError, match="expected one Pyodide kernel worker"):

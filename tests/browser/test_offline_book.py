@@ -15,11 +15,13 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
 
 from calijack.play import Session
+from calijack.static_server import serving
 from conftest import (BOOK_HTML, CHROMIUM, CHROMIUM_ARGS, REPO, _guarded_page, exercise_static_demos,
                       serve_folder, wait_for_widgets)
 from test_sandbox import SEED, first_legal, press_card, settle
@@ -135,7 +137,10 @@ def test_a_new_build_takes_over_on_reload_and_the_old_caches_are_gone(browser, p
             old_live = [name for name in before if name.startswith("calijack-live-")]
             assert len(old_live) == 1 and "calijack-python-build1" in before, before
 
-            tiny_build(site, 2, old_page=False)
+        # The host gets the second build (the server reads its folder when it starts: it is
+        # started again, on the same address).
+        tiny_build(site, 2, old_page=False)
+        with serving(site, urlsplit(url).port):
             page.reload()
             line = page.locator(".cj-offline-line")
             expect(line).to_contain_text("A new version of this book is ready.", timeout=60_000)
