@@ -16,9 +16,10 @@ Serves the built book (``_build/html``, with its live part ``lite/``) on 127.0.0
   serves the page and the live runtime it kept;
 - *where the start goes* (``bench/live_start.py``): the milestones of each start, Python's
   own phases timed in a bare worker, and the processor time the browser used;
-- *bytes*: what the cold start downloads after the click (responses with a body, not those
-  served from a cache): each file's size on disk and the bytes the server sent (``make
-  serve`` sends Brotli twins), and what needs the file (the table at the end);
+- *bytes*: what the server sent from the click on (counted at the server: the page, its
+  frames and workers, and the book's service worker all fetch): each file's size on disk and
+  the bytes sent (``make serve`` sends Brotli twins), and what needs the file (the table at
+  the end);
 - *click → table*: the live sandbox, heuristic opponent: from a click on a card to the table
   showing it (the page's own clock, as ``bench/click_latency.py`` measures Voilà);
 - *review*: "Review this deal" in the live sandbox, a finished deal loaded as a record: from
@@ -87,16 +88,17 @@ print("CJ-SEARCH " + json.dumps(seconds))
 """
 
 
-def serve(folder: Path):
+def serve(folder: Path, sent: live_network.SentLog | None = None):
     """The book as `make serve` serves it, and the Python-phases probe, on 127.0.0.1 and a free
-    port; returns (server, its thread, root URL)."""
-    server = static_server.make_server(live_start.with_probe(static_server.make_app(folder)))
+    port, what it sends noted in ``sent``; returns (server, its thread, root URL)."""
+    app = live_start.with_probe(static_server.make_app(folder))
+    server = static_server.make_server(sent.wrap(app) if sent else app)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     return server, thread, f"http://127.0.0.1:{server.effective_port}/"
 
 
-def start(page, url: str, responses: list | None = None, network=None) -> tuple[float, dict]:
+def start(page, url: str, network=None) -> tuple[float, dict]:
     """Open the sandbox page, press "Play live"; seconds until the first legal card is ready,
     and where they went (milestones, browser CPU). ``network``: ``(context, name,
     cache_disabled)`` to emulate from the click on (live_network.emulate)."""
@@ -105,8 +107,6 @@ def start(page, url: str, responses: list | None = None, network=None) -> tuple[
     if network:
         context, name, cache_disabled = network
         session = live_network.emulate(context, page, name, cache_disabled)  # noqa: F841  (lasts while kept)
-    if responses is not None:
-        page.on("requestfinished", lambda request: responses.append(request))
     # What the kernel's Python says of its start (lite/kernel/python.mjs): kept or restored.
     said: list[str] = []
     page.on("console", lambda message: said.append(message.text) if message.text.startswith("calijack:") else None)
@@ -205,7 +205,8 @@ def run(click_count: int, decisions: int, network: str = "none", cache_disabled:
 
     if not (BOOK / "lite" / "lessons.json").is_file():
         raise SystemExit("the book is not built with its live part: run `make book` first")
-    server, thread, url = serve(BOOK)
+    sent = live_network.SentLog()
+    server, thread, url = serve(BOOK, sent)
     report = {"network": network, "cache_disabled": cache_disabled}
     try:
         with sync_playwright() as pw:
@@ -224,10 +225,10 @@ def run(click_count: int, decisions: int, network: str = "none", cache_disabled:
             # book (as it would while the reader reads), then "Play live" on a phone network.
             page.goto(url + PAGE, wait_until="load")
             page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=START_MS)
-            requests: list = []
-            seconds, report["cold_breakdown"] = start(page, url, requests, (context, network, cache_disabled))
+            sent.clear()
+            seconds, report["cold_breakdown"] = start(page, url, (context, network, cache_disabled))
             report["cold_start_s"] = round(seconds, 2)
-            rows = live_network.file_table(requests, url, BOOK)
+            rows = live_network.file_table(sent.taken(), BOOK)
             report["cold_files"] = rows
             report["cold_requests"] = len(rows)
             report["cold_mb_raw"] = round(sum(row["bytes"] for row in rows) / 1e6, 2)
@@ -243,8 +244,10 @@ def run(click_count: int, decisions: int, network: str = "none", cache_disabled:
             # The second visit: a new browser on the same profile (its disk caches kept).
             context = browser(profile)
             page = context.pages[0] if context.pages else context.new_page()
-            seconds, report["warm_breakdown"] = start(page, url, None, (context, network, False))
+            sent.clear()
+            seconds, report["warm_breakdown"] = start(page, url, (context, network, False))
             report["warm_start_s"] = round(seconds, 2)
+            report["warm_mb_sent"] = round(sum(row["sent"] for row in live_network.file_table(sent.taken(), BOOK)) / 1e6, 2)
             page.close()
             # And with no network at all: the book's service worker has what it needs.
             context.set_offline(True)
@@ -296,7 +299,8 @@ def main(argv=None) -> int:
     network = report["network"] + (", cache disabled" if report["cache_disabled"] else "")
     print(f"network          {network}")
     print(f"cold start       {report['cold_start_s']} s   (click 'Play live' -> first legal card, empty cache)")
-    print(f"warm start       {report['warm_start_s']} s   (second visit: browser restarted, its caches kept)")
+    print(f"warm start       {report['warm_start_s']} s   (second visit: browser restarted, its caches kept; "
+          f"{report['warm_mb_sent']} MB sent)")
     print(f"offline start    {report['offline_start_s']} s   (then with no network: the service worker's copy)")
     print(f"cold download    {report['cold_mb_raw']} MB raw, {report['cold_mb_sent']} MB sent "
           f"({report['cold_requests']} files over the wire)")

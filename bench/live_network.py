@@ -11,18 +11,20 @@
     mobile preset);
   - ``none``: no emulation (127.0.0.1 as it is).
 
-- :func:`file_table`: every response that came over the wire during the start (not from a
-  cache), with the file's own size, the bytes the server sent (its ``Content-Encoding``:
-  ``make serve`` sends the Brotli twins), and what needs the file: for the Python archives,
-  the chain of imports that first took a module from it, as the build recorded it
-  (``lite/pyc_in_pyodide.py``: ``_build/lite-cache/start-report.json``).
+- :class:`SentLog` and :func:`file_table`: every response the server sent during a start,
+  counted at the server (a page and the book's service worker both fetch; the browser's own
+  tally misses the worker's), with the file's own size, the bytes sent (and their
+  ``Content-Encoding``: ``make serve`` sends the Brotli twins), and what needs the file: for
+  the Python archives, the chain of imports that first took a module from it, as the build
+  recorded it (``lite/pyc_in_pyodide.py``: ``_build/lite-cache/start-report.json``).
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 ROOT = Path(__file__).resolve().parents[1]
 START_REPORT = ROOT / "_build" / "lite-cache" / "start-report.json"
@@ -63,7 +65,9 @@ def emulate(context, page, network: str, cache_disabled: bool = False):
 def needed_by(path: str, report: dict) -> str:
     """What needs the site's file ``path`` (relative to the book's root)."""
     name = path.rsplit("/", 1)[-1]
-    if path.startswith("lite/static/pyodide/") and (name.endswith(".whl") or name == "python_stdlib.zip"):
+    if name == "python_stdlib.zip":
+        return f"Python's standard library, cut to what the start imports ({report.get('modules', '?')} modules in all)"
+    if path.startswith("lite/static/pyodide/") and name.endswith(".whl"):
         for archive, chain in report.get("needed_by", {}).items():
             if archive.split("-")[0].lower() == name.split("-")[0].lower() or archive == name:
                 return "import " + chain
@@ -71,23 +75,58 @@ def needed_by(path: str, report: dict) -> str:
     return next((label for prefix, label in NEEDED_BY if path.startswith(prefix)), "the book's page")
 
 
-def file_table(requests, root_url: str, book: Path) -> list[dict]:
-    """One row per file that came over the wire: path, bytes on disk, bytes sent, encoding,
-    what needs it. ``requests`` are Playwright's finished requests."""
+class SentLog:
+    """What a WSGI app sends: ``(path, body bytes, Content-Encoding)`` per response."""
+
+    def __init__(self) -> None:
+        self._rows: list[tuple[str, int, str]] = []
+        self._lock = threading.Lock()
+
+    def wrap(self, app):
+        """``app``, each response's body counted as it goes out."""
+        def counted(environ, start_response):
+            encoding = []
+
+            def note(status, headers, exc_info=None):
+                encoding.extend(v for k, v in headers if k.lower() == "content-encoding")
+                return start_response(status, headers, exc_info)
+
+            body = app(environ, note)
+            size = 0
+            try:
+                for chunk in body:
+                    size += len(chunk)
+                    yield chunk
+            finally:
+                if hasattr(body, "close"):
+                    body.close()
+                with self._lock:
+                    self._rows.append((environ.get("PATH_INFO", ""), size, "".join(encoding)))
+        return counted
+
+    def clear(self) -> None:
+        with self._lock:
+            self._rows.clear()
+
+    def taken(self) -> list[tuple[str, int, str]]:
+        with self._lock:
+            return list(self._rows)
+
+
+def file_table(sent: list[tuple[str, int, str]], book: Path) -> list[dict]:
+    """One row per file the server sent (a file sent twice counts twice): path, bytes on disk,
+    bytes sent, encoding, what needs it."""
     report = json.loads(START_REPORT.read_text()) if START_REPORT.is_file() else {}
-    rows = {}
-    for request in requests:
-        if not request.url.startswith(root_url):
+    rows: dict[str, dict] = {}
+    for path_info, size, encoding in sent:
+        if size <= 0:  # 304 Not Modified: nothing but headers
             continue
-        sent = request.sizes()["responseBodySize"]
-        if sent <= 0:  # from a cache: nothing came over the wire
-            continue
-        path = unquote(urlsplit(request.url).path).lstrip("/")
+        path = unquote(path_info).lstrip("/")
         file = book / path
-        response = request.response()
-        rows[path] = {"path": path, "bytes": file.stat().st_size if file.is_file() else 0, "sent": sent,
-                      "encoding": (response.headers.get("content-encoding", "") if response else ""),
-                      "needed_by": needed_by(path, report)}
+        row = rows.setdefault(path, {"path": path, "bytes": 0, "sent": 0, "encoding": encoding,
+                                     "needed_by": needed_by(path, report)})
+        row["bytes"] += file.stat().st_size if file.is_file() else 0
+        row["sent"] += size
     return sorted(rows.values(), key=lambda row: -row["sent"])
 
 

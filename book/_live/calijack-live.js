@@ -32,6 +32,8 @@
   // time the reader waits less once the widget is drawn.
   var POLL_MS = 40;
   var WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]';
+  // How long after a live start the few more files for offline use are fetched.
+  var KEEP_AFTER_MS = 5000;
   // Hides the REPL's own chrome inside the frame: the app view is the widget alone.
   var FRAME_CSS = [
     // Lumino lays the REPL out in absolute boxes as tall as the window, the prompt cell
@@ -109,10 +111,13 @@
 
   // The book's service worker keeps each file of the live app as it is fetched; these files
   // (lessons.json "offline": the app's fonts) another lesson may fetch where this one did not.
+  // Asked for a little after the start, when the reader's network has nothing else to do.
   function keepForOffline(paths) {
     var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
     if (!worker || !paths.length) return;
-    worker.postMessage({ type: "CALIJACK_KEEP_LIVE", urls: paths.map(function (p) { return LITE + p; }) });
+    setTimeout(function () {
+      worker.postMessage({ type: "CALIJACK_KEEP_LIVE", urls: paths.map(function (p) { return LITE + p; }) });
+    }, KEEP_AFTER_MS);
   }
 
   function replUrl(cells) {
