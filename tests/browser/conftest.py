@@ -186,6 +186,11 @@ def _guarded_page(browser, page_guard: PageGuard, **context_options):
     context_options.setdefault("viewport", {"width": 1280, "height": 900})
     context_options.setdefault("service_workers", "block")
     context = browser.new_context(**context_options)
+    if context_options["service_workers"] == "block":
+        # Registering never completes (as while a browser is still deciding), so no page says
+        # "Offline reading is off" over the test.
+        context.add_init_script("if (navigator.serviceWorker) navigator.serviceWorker.register = "
+                                "() => new Promise(() => {});")
 
     def route(route_obj, request) -> None:
         if _is_offsite(request.url):

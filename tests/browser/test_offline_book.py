@@ -180,7 +180,7 @@ def test_storage_refused_says_offline_reading_is_off_and_the_book_works(browser,
         assert page.evaluate("() => navigator.serviceWorker.controller") is None
         assert wait_for_widgets(page) >= 1
         assert exercise_static_demos(page, "book/03_legal_play.html") >= 1
-        line.get_by_role("button", name="Hide this message").click()
+        line.get_by_role("button", name="Hide").click()
         expect(line).to_have_count(0)
     finally:
         context.close()

@@ -51,8 +51,7 @@
       button.addEventListener("click", action.run);
     } else {
       button.className = "cj-offline-dismiss";
-      button.textContent = "OK";
-      button.setAttribute("aria-label", "Hide this message");
+      button.textContent = "Hide";
       button.addEventListener("click", function () { bar.remove(); });
     }
     bar.append(words, button);
