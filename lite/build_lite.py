@@ -2,7 +2,7 @@
 
     python lite/build_lite.py [--out _build/lite] [--cache _build/lite-cache]
 
-The result is a folder of static files (about 40 MB) that the book serves under ``lite/``
+The result is a folder of static files (about 38 MB) that the book serves under ``lite/``
 (``book/_ext/calijack_live.py`` copies it into ``_build/html/lite``). Nothing in it loads
 from another host, and it works from any static host that sends ``.wasm`` as
 ``application/wasm`` and ``.mjs`` as JavaScript.
@@ -23,6 +23,10 @@ so a second build downloads nothing):
 - the start, compiled: every module the kernel and the lessons import before their first frame
   is shipped as ``.pyc`` made by the site's own Pyodide in Node (``lite/pycompile.py``), so the
   reader's browser does not compile them on every start; the rest stays source;
+- the start, cut to what it imports (``lite/start_split.py``): the standard library zip and
+  the wheels keep the compiled start and their data; every other module goes to small zips
+  the kernel fetches on a first import (``lite/kernel/rest_import.py``); JupyterLite's files
+  the REPL never loads are left out (``lite/app_trim.py``);
 - the start, early and kept (``lite/kernel/``): the REPL page makes the kernel's worker as it
   opens, so Python loads while the app boots, and the kernel's Pyodide is ``python.mjs``,
   which keeps a memory snapshot of the started Python in the browser's Cache Storage and
