@@ -36,6 +36,8 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
+from site_trim import MAP_COMMENT  # book/_ext is on sys.path (Jupyter Book's local_extensions)
+
 LOGGER = logging.getLogger(__name__)
 OFFLINE = Path(__file__).resolve().parent.parent / "_offline"
 STATIC = OFFLINE / "static"
@@ -137,12 +139,14 @@ def build_offline(site: Path, cache: Path, name: str = BOOK_NAME, short_name: st
                   description: str = "Learn and play California Jack, the card game for two.") -> dict:
     """Write the manifest, Workbox's window library and the service worker into ``site``;
     returns Workbox's summary (files precached, bytes) and the live runtime's cache name."""
-    npm_dir = workbox(cache)
+    site, npm_dir = site.resolve(), workbox(cache.resolve())
     (site / MANIFEST).write_text(json.dumps(manifest(name, short_name, description, start_page(site)), indent=1),
                                  encoding="utf-8")
     static = site / "_static"
     static.mkdir(exist_ok=True)
-    shutil.copy2(npm_dir / "node_modules" / "workbox-window" / "build" / WORKBOX_WINDOW, static / WORKBOX_WINDOW)
+    # Without its sourceMappingURL comment: the site ships no source maps (site_trim.py).
+    library = (npm_dir / "node_modules" / "workbox-window" / "build" / WORKBOX_WINDOW).read_bytes()
+    (static / WORKBOX_WINDOW).write_bytes(library[:-1000] + MAP_COMMENT.sub(b"\n", library[-1000:]))
     live_cache = "calijack-live-" + folder_digest(site / "lite")
     try:
         python_cache = json.loads((site / "lite" / "lessons.json").read_text(encoding="utf-8"))["python_cache"]
