@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .state import State, Trick
 
 __all__ = ["Narrator", "seat_names", "say", "seat_list", "listing", "plural", "counted", "article",
-           "award_detail", "result_text", "deal_text", "replay_text", "POINT_TITLES", "MESSAGES"]
+           "award_detail", "uncounted", "result_text", "deal_text", "replay_text", "POINT_TITLES", "MESSAGES"]
 
 POINT_TITLES = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game", "nine": "Shasta (nine)"}
 """Each point's name for people."""
@@ -320,6 +320,13 @@ def award_detail(name: str, seat: int | None, card: Card | None, basis: int, pip
     if basis == core.HELD:
         return f"{who} held {card} (dealt or drawn)"
     return f"{who} captured {card}"
+
+
+def uncounted(titles: list[str]) -> str:
+    """Why points a deal handed out never reach the score (the match was won before their turn):
+    ``"Jack and Game are not counted: the match was won before their turn came."``"""
+    return (f"{listing(titles)} {plural(len(titles), 'is', 'are')} not counted: the match was won "
+            f"before {plural(len(titles), 'its', 'their')} turn came.")
 
 
 # -- calijack replay: the terminal's account of a record ----------------------------------

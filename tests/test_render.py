@@ -372,6 +372,32 @@ def test_score_sheet_keeps_card_values_and_match_points_apart():
             assert row.get("data-point") == "game" and "card values" in ET.tostring(row, encoding="unicode")
 
 
+def test_score_sheet_shows_points_never_counted_as_not_counted():
+    """A deal that ends the match: points after the winning one are marked and left out of the totals."""
+    from calijack import Match
+
+    result = Deal.random(1).start().play_random(1).result()
+    assert result.points == (3, 1) and result.winner_of("high") == 1
+    after = Match(STANDARD, first_dealer=0, scores=(8, 9)).add(result)
+    assert after.counted[-1] == ("high",) and after.scores == (8, 10)
+    root = parse(render.score_sheet_html(result, match_scores=after.scores, target=10, counted=after.counted[-1]))
+    rows = {r.get("data-point"): r for r in root.iter("tr") if "cj-award" in classes(r)}
+    assert [p for p, r in rows.items() if r.get("data-counted") == "false"] == ["low", "jack", "game"]
+    assert rows["high"].get("data-counted") == "true" and "not counted" not in "".join(rows["high"].itertext())
+    assert all("not counted" in "".join(rows[p].itertext()) for p in ("low", "jack", "game"))
+    foot = root.find(".//tfoot")
+    assert [el.text for el in foot.iter() if "cj-mp" in classes(el)] == ["0", "1"]
+    text = " ".join("".join(foot.itertext()).split())
+    assert "Match points counted" in text
+    assert "Low, Jack and Game are not counted: the match was won before their turn came." in text
+    # Without the match's count, or when every point counts, nothing is marked.
+    for sheet in (render.score_sheet_html(result),
+                  render.score_sheet_html(result, counted=("high", "low", "jack", "game"))):
+        rows = [r for r in parse(sheet).iter("tr") if "cj-award" in classes(r)]
+        assert len(rows) == 4 and all(r.get("data-counted") != "false" for r in rows)
+        assert not any("not counted" in "".join(r.itertext()) for r in parse(sheet).iter("tr"))
+
+
 def test_score_sheet_uses_names_in_the_reasons():
     result = finished(2).result()
     html = render.score_sheet_html(result, names=("Ann", "Bob"))

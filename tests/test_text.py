@@ -119,3 +119,10 @@ def test_the_points_sentence_counts_in_good_grammar():
     assert result.points == (3, 1)
     assert Narrator(2, 0).points(result) == ("You scored Low, Jack and Game (3 points); "
                                              "your opponent scored High (1 point).")
+
+
+def test_points_never_counted_are_explained_in_good_grammar():
+    from calijack.text import uncounted
+
+    assert uncounted(["Game"]) == "Game is not counted: the match was won before its turn came."
+    assert uncounted(["Jack", "Game"]) == "Jack and Game are not counted: the match was won before their turn came."

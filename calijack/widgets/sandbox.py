@@ -348,7 +348,7 @@ class Sandbox(widgets.VBox):
                                   **({"review": True} if state.finished else {})}
             if state.finished:
                 self.table.sheet_html = render.score_sheet_html(s.result, names=s.names, match_scores=s.scores,
-                                                                target=s.rules.target,
+                                                                target=s.rules.target, counted=s.match.counted[-1],
                                                                 four_color=self.four_color_toggle.value)
             else:
                 self.table.sheet_html = ""

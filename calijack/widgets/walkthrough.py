@@ -138,7 +138,7 @@ def deal_story(state: State, *, names: Sequence[str] | None = None, seat: int = 
             lines.append(f"Nobody has reached {rules.target}, so the cards are gathered and shuffled, "
                          f"and {_does(names[after.dealer()], 'deals')} the next deal.")
         return para(*lines) + render.score_sheet_html(result, names=names, match_scores=after.scores,
-                                                      target=rules.target)
+                                                      target=rules.target, counted=after.counted[-1])
 
     return build(frame, tricks + 2, static=static, labels=labels, description="Step")
 
