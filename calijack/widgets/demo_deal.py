@@ -8,6 +8,7 @@ from .. import core, render
 from ..render.base import seat_names
 from ..rules import OPTIONS, Rules, RuleError
 from ..state import Deal, State
+from ..text import article, counted
 from .demo_base import build, esc, para
 from .demo_basics import check_state
 
@@ -94,20 +95,20 @@ def _drawing_frame(state: State, twin: Deal, seat: int, k: int) -> str:
     if now.stock_top is not None:
         lines.append(f"Stock: {len(now.stock)} cards, {esc(now.stock_top)} showing on top.")
     else:
-        lines.append(f"The stock is used up: the last {rules.tricks - len(now.tricks)} tricks are "
+        lines.append(f"The stock is used up: the last {counted(rules.tricks - len(now.tricks), 'trick is', 'tricks are')} "
                      f"played without drawing.")
     for o in range(n):
         if o != seat:
             lines.append(f"{esc(names[o])} knows these cards of {'your' if names[seat] == 'You' else esc(names[seat]) + chr(39) + 's'} "
                          f"hand: {_cards_text(now.view(o).known[seat])} ({here}); "
-                         f"{_cards_text(other.view(o).known[seat])} with a {there}.")
+                         f"{_cards_text(other.view(o).known[seat])} with {article(there)}.")
     parts = [para(*lines)]
     for o in range(n):
         if o == seat:
             continue
         parts.append('<div class="cj-row">'
                      + _knowledge(view, o, names, f"What {_knows(names[seat])} of {names[o]}'s hand, {here}")
-                     + _knowledge(other_view, o, names, f"… with a {there} instead")
+                     + _knowledge(other_view, o, names, f"… with {article(there)} instead")
                      + render.hand_html(now.hand(o), marks={c: "known" for c in view.known[o]},
                                         label=f"{names[o]}'s real hand (eye: seen drawn, {here})")
                      + "</div>")
