@@ -254,6 +254,26 @@ def test_reveal_shows_every_card_face_up():
         assert not any(el.get("aria-label") == "face-down card" for el in card_svgs(html))
 
 
+def test_a_revealed_stock_is_folded_under_one_line():
+    state = Deal.random(7).start()
+    folded = parse(render.table_html(state.view(0), reveal=state))
+    (box,) = [el for el in folded.iter("details") if "cj-stock-below" in classes(el)]
+    assert box.get("open") is None
+    assert "".join(box.find("summary").itertext()) == "The stock below the top: 39 cards, in order (revealed)"
+    assert cards_in(ET.tostring(box, encoding="unicode")) == [c.code for c in state.stock[1:]]
+    opened = render.table_html(state.view(0), reveal=state, fold_stock=False)
+    assert "<details" not in opened and set(cards_in(opened)) >= {c.code for c in state.stock}
+
+
+def test_a_simple_table_leaves_out_what_a_first_look_has_not_met():
+    state = Deal.random(7).start().play_random(7, tricks=3)
+    full = render.table_html(state.view(0), reveal=state)
+    simple = render.table_html(state.view(0), reveal=state, simple=True)
+    for taught_later in ("cj-bar", "cj-values", "Trump", " of 26", "card values"):
+        assert taught_later in full and taught_later not in simple.split("</style>")[-1], taught_later
+    assert cards_in(simple) == cards_in(full)          # every card is still drawn
+
+
 def test_table_marks_legal_and_illegal_for_the_seat_to_play():
     for _, state in positions():
         if state.finished:

@@ -167,8 +167,11 @@ def _knowledge_lines(state: State, seat: int, names) -> list[str]:
 
 
 def knowledge_story(state: State, *, names: Sequence[str] | None = None, seat: int = 0,
-                    tricks: int | None = None, static: bool = True):
-    """A slider over the first ``tricks`` tricks as ``seat`` sees the table, with what each side knows."""
+                    tricks: int | None = None, static: bool = True, start: int = 0):
+    """A slider over the first ``tricks`` tricks as ``seat`` sees the table, with what each side knows.
+
+    ``start``: the frame shown first (0, before the first lead; 1, after the first trick's draws).
+    """
     state = check_state(state, "knowledge_story")
     n = state.players
     names = seat_names(n, seat, names)
@@ -183,7 +186,7 @@ def knowledge_story(state: State, *, names: Sequence[str] | None = None, seat: i
             f"{esc(now.stock_top)}; every other card is hidden."]
         return para(*head, *_knowledge_lines(now, seat, names)) + _table(now, seat, names, False)
 
-    return build(frame, count + 1, static=static, labels=labels, description="Trick")
+    return build(frame, count + 1, static=static, labels=labels, description="Trick", start=start)
 
 
 def score_sheets(states: Sequence[State], *, names: Sequence[str] | None = None, static: bool = True):
