@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .scoring import DealResult
     from .state import State, Trick
 
-__all__ = ["Narrator", "seat_names", "say", "seat_list", "listing", "plural", "counted", "article",
+__all__ = ["Narrator", "seat_names", "say", "seat_list", "listing", "plural", "counted", "article", "option_name",
            "award_detail", "uncounted", "result_text", "deal_text", "replay_text", "POINT_TITLES", "MESSAGES"]
 
 POINT_TITLES = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game", "nine": "Shasta (nine)"}
@@ -53,6 +53,19 @@ MESSAGES = {
     "record_not_text": "a record is JSON text or an object, not {kind}",
     "record_too_deep": "lists and objects are nested more than {limit} deep; a record needs at most {needed}",
     "no_output": "cannot write to standard output: {reason}",
+}
+
+# A rule option's short name (a demo's button, a table's row): the learner's words, never
+# the engine's identifiers. Keyed by (option, value); a target is "Match to N".
+OPTION_NAMES = {
+    ("void_duty", "must_trump"): "Trump when void", ("void_duty", "any"): "No duty to trump when void",
+    ("high_low", "captured"): "High & Low to the capturer", ("high_low", "held"): "High & Low to the holder",
+    ("game", "pips"): "Game by card values", ("game", "ten_of_trumps"): "Game to the ten of trumps",
+    ("stock", "exposed"): "exposed stock", ("stock", "closed"): "closed stock",
+    ("turned_jack", False): "No turned-jack rule", ("turned_jack", True): "Turned jack to dealer",
+    ("shasta_point", False): "No Shasta point", ("shasta_point", True): "Shasta nine point",
+    ("trump_from", "stock"): "Trump from the stock", ("trump_from", "cut"): "Trump by a cut",
+    ("players", 2): "Two players", ("players", 3): "Three players",
 }
 
 _OTHERS = {2: ("Opponent",), 3: ("Left", "Right")}
@@ -86,6 +99,17 @@ def seat_names(players: int, viewer: int = 0) -> tuple[str, ...]:
 def listing(items: list[str]) -> str:
     """``["High", "Low", "Game"]`` → ``"High, Low and Game"``."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def option_name(name: str, value) -> str:
+    """A rule option's short name for people: ``option_name("turned_jack", True)`` →
+    "Turned jack to dealer", ``option_name("target", 7)`` → "Match to 7"."""
+    if name == "target":
+        return f"Match to {value}"
+    for (option, allowed), words in OPTION_NAMES.items():
+        if option == name and type(allowed) is type(value) and allowed == value:
+            return words
+    raise KeyError(f"no name for rule option {name!r} = {value!r}")
 
 
 def plural(count: int, singular: str, many: str | None = None) -> str:

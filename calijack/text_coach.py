@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["amount", "signed", "review_comment", "review_summary", "review_lines", "reviewing", "review_ready",
            "value_line", "why_match",
-           "puzzle_prompt", "puzzle_title", "puzzle_feedback", "STAGES"]
+           "puzzle_prompt", "puzzle_title", "puzzle_feedback", "STAGES", "STAGE_TITLES"]
 
 STAGES = {
     "opening": "Early in the deal the winner of each trick draws the exposed card. Is it worth "
@@ -32,6 +32,10 @@ STAGES = {
                "is exact.",
 }
 """The practice stages, in order, each with the one sentence that introduces it."""
+
+STAGE_TITLES = {"opening": "The exposed card", "middle": "Points on the table",
+                "last_draws": "The last draws", "endgame": "Every card known"}
+"""Each practice stage's short title (its button)."""
 
 
 def amount(value: float) -> str:

@@ -126,3 +126,18 @@ def test_points_never_counted_are_explained_in_good_grammar():
 
     assert uncounted(["Game"]) == "Game is not counted: the match was won before its turn came."
     assert uncounted(["Jack", "Game"]) == "Jack and Game are not counted: the match was won before their turn came."
+
+
+def test_every_rule_option_has_a_name_for_people():
+    from calijack.rules import OPTIONS
+    from calijack.text import option_name
+
+    for name, option in OPTIONS.items():
+        for value in option.values or (7, 10):
+            said = option_name(name, value)
+            # never the engine's words: no identifier, no quoted value, no True or False
+            assert said and not any(word in said for word in ("_", "'", "True", "False")), (name, value, said)
+    assert option_name("turned_jack", True) == "Turned jack to dealer"
+    assert option_name("target", 7) == "Match to 7"
+    with pytest.raises(KeyError, match="no name"):
+        option_name("players", True)      # True is not 1, nor 2: a value the option never takes
