@@ -43,12 +43,10 @@ def _option_label(name: str, value) -> str:
     return option_name(name, value)
 
 
-def _object(name: str) -> str:
-    return "you" if name == "You" else name
-
-
-def _knows(name: str) -> str:
-    return "you know" if name == "You" else f"{name} knows"
+def _whose(words: Narrator, seat: int, start: bool = False) -> str:
+    """A seat's possessive in a sentence: "your", "your opponent's", "Left's"."""
+    who = words.who(seat, start)
+    return ("Your" if start else "your") if seat == words.viewer else f"{who}'s"
 
 
 # -- drawing ------------------------------------------------------------------------------------
@@ -67,6 +65,7 @@ def _cards_text(cards) -> str:
 def _drawing_frame(state: State, twin: Deal, seat: int, k: int) -> str:
     n, rules = state.players, state.rules
     names = seat_names(n, seat)
+    words = Narrator(n, seat)
     now = state.rewind(k * n)
     other = twin.start().play_all(now.plays)
     view, other_view = now.view(seat), other.view(seat)
@@ -82,9 +81,9 @@ def _drawing_frame(state: State, twin: Deal, seat: int, k: int) -> str:
         for pos, (drawer, card) in enumerate(zip(trick.drawers(n), trick.draws)):
             how = "the exposed top card" if pos == 0 else "the next card of the stock"
             if seen[pos] is None:
-                how += f", which {_object(names[seat])} did not see"
-            draws.append(f"{esc(_object(names[drawer]))} took {esc(card)} ({how})")
-        lines.append(f"Trick {k}: {esc(names[trick.winner])} won it. Then {'; '.join(draws)}.")
+                how += f", which {words.who(seat, start=False)} did not see"
+            draws.append(f"{esc(words.who(drawer, start=False))} took {esc(card)} ({how})")
+        lines.append(f"Trick {k}: {esc(words.who(trick.winner, start=False))} won it. Then {'; '.join(draws)}.")
     if now.stock_top is not None:
         lines.append(f"Stock: {len(now.stock)} cards, {esc(now.stock_top)} showing on top.")
     else:
@@ -92,7 +91,7 @@ def _drawing_frame(state: State, twin: Deal, seat: int, k: int) -> str:
                      f"played without drawing.")
     for o in range(n):
         if o != seat:
-            lines.append(f"{esc(names[o])} knows these cards of {'your' if names[seat] == 'You' else esc(names[seat]) + chr(39) + 's'} "
+            lines.append(f"{esc(words.does(o, 'know'))} these cards of {esc(_whose(words, seat))} "
                          f"hand: {_cards_text(now.view(o).known[seat])} ({here}); "
                          f"{_cards_text(other.view(o).known[seat])} with {article(there)}.")
     parts = [para(*lines)]
@@ -100,10 +99,11 @@ def _drawing_frame(state: State, twin: Deal, seat: int, k: int) -> str:
         if o == seat:
             continue
         parts.append('<div class="cj-row">'
-                     + _knowledge(view, o, names, f"What {_knows(names[seat])} of {names[o]}'s hand, {here}")
+                     + _knowledge(view, o, names, f"What {words.does(seat, 'know', start=False)} of "
+                                                  f"{_whose(words, o)} hand, {here}")
                      + _knowledge(other_view, o, names, f"… with {article(there)} instead")
                      + render.hand_html(now.hand(o), marks={c: "known" for c in view.known[o]},
-                                        label=f"{names[o]}'s real hand (eye: seen drawn, {here})")
+                                        label=f"{_whose(words, o, start=True)} real hand (eye: seen drawn, {here})")
                      + "</div>")
     return f'<div class="cj-root">{"".join(parts)}</div>'
 
@@ -248,7 +248,7 @@ def variants_demo(seed: int, options: list[dict], static: bool = True):
     def frame(i: int) -> str:
         rules, final = all_rules[i], end(i)
         names = seat_names(final.players, 0)
-        dealer = Narrator(final.players, 0).who(final.dealer)
+        dealer = Narrator(final.players, 0).who(final.dealer, start=False)
         lines = ["Rules: " + (esc("; ".join(rules.describe())) if not rules.is_standard else "standard") + ".",
                  f"Deal {seed}: {esc(dealer)} dealt; trump {final.trump.plural}. Both "
                  f"players choose among their legal cards at random, the same random way every time."]
