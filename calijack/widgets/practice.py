@@ -5,6 +5,10 @@ Each puzzle (:mod:`calijack.puzzles`) becomes a question built the way the quick
 by ``jslink``), so it answers in the static book, in Jupyter and in Voilà alike. One button per
 legal card; each frame says whether that card is the answer, the coach's sentence, and a table
 of every card's value. The table pictures of a set share one :class:`~.demo_base.Sheet`.
+
+:func:`practice_stages` shows the sets one stage at a time (a button per stage over a
+``Stack``): a page then holds one stage's card tables, not every puzzle's, which is what keeps
+the Practice pages quick on a phone; a ``Stack`` draws only the stage chosen.
 """
 
 from __future__ import annotations
@@ -19,13 +23,15 @@ from ..cards import parse_card
 from ..puzzles import Puzzle
 from ..review import Rating
 from ..text import seat_names
-from ..text_coach import puzzle_feedback, puzzle_prompt, puzzle_title, signed
+from ..text_coach import STAGE_TITLES, STAGES, puzzle_feedback, puzzle_prompt, puzzle_title, signed
 from .demo_base import SHEET_CLASS, Sheet
 from .quiz import Answer, question, quick_checks
 
-__all__ = ["puzzle_question", "practice_set", "values_table", "PRACTICE_CLASS"]
+__all__ = ["puzzle_question", "practice_set", "practice_stages", "values_table", "PRACTICE_CLASS",
+           "STAGES_CLASS"]
 
 PRACTICE_CLASS = "cj-practice"
+STAGES_CLASS = "cj-practice-stages"
 
 
 def values_table(rating: Rating, picked, best) -> str:
@@ -83,4 +89,30 @@ def practice_set(puzzles: Sequence[Puzzle], ratings: Sequence[Rating] | None = N
     box.children = (defs,) + tuple(box.children)
     box.add_class(PRACTICE_CLASS)
     box.questions = items
+    return box
+
+
+def practice_stages(puzzles: Sequence[Puzzle], ratings: Sequence[Rating] | None = None) -> widgets.VBox:
+    """The puzzles one stage at a time: a button per stage (in the puzzles' order), and under it
+    the chosen stage's sentence and its set (:func:`practice_set`), switched by ``jslink``."""
+    puzzles = list(puzzles)
+    ratings = list(ratings) if ratings is not None else [None] * len(puzzles)
+    stages = list(dict.fromkeys(p.stage for p in puzzles))
+    if not stages:
+        raise ValueError("practice_stages needs at least one puzzle")
+    pages = []
+    for stage in stages:
+        chosen = [(p, r) for p, r in zip(puzzles, ratings) if p.stage == stage]
+        intro = widgets.HTML(value=f'<p class="cj-stage-intro">{html.escape(STAGES[stage])}</p>')
+        pages.append(widgets.VBox([intro, practice_set([p for p, _ in chosen], [r for _, r in chosen])]))
+    labels = [f"{k}. {STAGE_TITLES[stage]}" for k, stage in enumerate(stages, 1)]
+    control = widgets.ToggleButtons(options=labels, index=0, description="Stage",
+                                    style={"description_width": "initial", "button_width": "auto"})
+    control.add_class("cj-stage-control")
+    stack = widgets.Stack(children=pages, selected_index=0)
+    box = widgets.VBox([control, stack])
+    box.add_class(STAGES_CLASS)
+    box.links = (widgets.jslink((control, "index"), (stack, "selected_index")),)
+    box.control, box.stack, box.stages = control, stack, tuple(stages)
+    box.sets = tuple(page.children[1] for page in pages)
     return box
