@@ -77,8 +77,8 @@ def deals_per_second(seconds: float = 3.0, rules: Rules = STANDARD, seed: int = 
     count, start = 0, time.perf_counter()
     deadline = start + seconds
     while True:
-        for _ in range(100):
-            random_deal(rng, rules, count & 1)
+        for k in range(100):  # each seat deals every other deal
+            random_deal(rng, rules, k & 1)
         count += 100
         now = time.perf_counter()
         if now >= deadline:
