@@ -88,13 +88,14 @@ def test_the_seat_after_the_dealer_leads_first(eng, players, dealer, order):
 
 # Hearts are trump (9♥ turned); seat 0 dealt, so seat 1 leads. (cards in playing order, the
 # position of the winning card.) "The higher trump wins; without trumps the higher card of the
-# led suit wins": a card of a third suit never does.
+# led suit wins": a card of a third suit never does. Every trick holds a card of value or a
+# point's card, so that who wins it changes the solver's value too.
 TRICKS = {
     "a trump takes the suit led": (2, "7C 2H", 1),
     "the higher card of the suit led": (2, "7C KC", 1),
-    "a lower card of the suit led loses": (2, "7C 3C", 0),
+    "a lower card of the suit led loses": (2, "QC 3C", 0),
     "a third suit never wins, even an ace": (2, "7C AD", 0),
-    "the higher trump": (2, "5H 8H", 1),
+    "the higher trump": (2, "5H TH", 1),
     "a lower trump loses": (2, "KH 2H", 0),
     "a plain ace does not take a trump lead": (2, "5H AC", 0),
     "three: the last seat trumps": (3, "7C AD 2H", 2),
