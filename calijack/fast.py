@@ -35,12 +35,13 @@ def random_deal(rng: random.Random, rules: Rules | dict = STANDARD, dealer: int 
     drawn = 0
     turned = core.turned_card(rules, stock)
     # Local names: the loop below runs 52 times a deal.
-    _legal, _play, _order = legal_mask, core.play_card, core.play_order
+    _legal, _play = legal_mask, core.play_card
+    orders = [core.play_order(seat, n) for seat in range(n)]  # asked once a deal, not once a trick
     rand = rng.random
     trick: list[int] = []
     for _ in range(rules.tricks):
         led = -1
-        for seat in _order(leader, n):
+        for seat in orders[leader]:
             legal = _legal(masks[seat], led, trump, void_any)
             # The k-th lowest legal card, k = core.pick(rng, count), without listing them all.
             k = int(rand() * legal.bit_count())
