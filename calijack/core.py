@@ -11,14 +11,15 @@ import functools
 import random
 from enum import IntEnum
 
-from .cards import SUIT_MASK, card_value
+from .cards import FULL_MASK, SUIT_MASK, card_value
 from .rules import Rules
 
 __all__ = [
-    "Duty", "duty", "allowed", "legal_mask", "voids_shown", "beats", "trick_winner", "draw_seats",
-    "close_trick", "deal_cards", "shuffle", "pick", "popcount", "bit_list", "pips_of", "PIPS_TOTAL",
+    "Duty", "duty", "allowed", "legal_mask", "voids_shown", "beats", "trick_winner",
+    "first_leader", "play_order", "draw_seats", "dealer_of", "play_card",
+    "deal_cards", "shuffle", "turned_card", "pick", "popcount", "bit_list", "pips_of", "PIPS_TOTAL",
     "POINT_RANK", "CAPTURED", "HELD", "DEALER", "PIPS", "scorers", "capture_mask",
-    "game_winner", "game_decided", "award_points",
+    "game_winner", "game_decided", "award_points", "count_points",
 ]
 
 
@@ -53,18 +54,28 @@ def duty(hand: int, led: int, trump: int, void_any: bool) -> int:
     return _FREE_NOTHING
 
 
+def _suits_allowed(binding: int, led_suit: int, trump: int) -> int:
+    # The suits (a card mask) that duty ``binding`` lets a player choose from.
+    if binding == _FOLLOW_TRUMP or binding == _MUST_TRUMP:
+        return SUIT_MASK[trump]
+    if binding == _FOLLOW_OR_TRUMP:
+        return SUIT_MASK[led_suit] | SUIT_MASK[trump]
+    return FULL_MASK
+
+
+# _ALLOWS[binding][led suit][trump]: :func:`_suits_allowed` asked once for every case, so the
+# hot path pays one look-up, not a call (a lead's suit is -1, which reads the last row).
+_ALLOWS = [[[_suits_allowed(b, led, t) for t in range(4)] for led in range(4)] for b in range(7)]
+
+
 def allowed(binding: int, hand: int, led_suit: int, trump: int) -> int:
     """The cards of ``hand`` that duty ``binding`` allows. Overtaking is never required."""
-    if binding == _FOLLOW_TRUMP or binding == _MUST_TRUMP:
-        return hand & SUIT_MASK[trump]
-    if binding == _FOLLOW_OR_TRUMP:
-        return hand & (SUIT_MASK[led_suit] | SUIT_MASK[trump])
-    return hand
+    return hand & _ALLOWS[binding][led_suit][trump]
 
 
 def legal_mask(hand: int, led: int, trump: int, void_any: bool) -> int:
     """The legal cards of ``hand`` (``led`` is the trick's first card, ``-1`` to lead)."""
-    return allowed(duty(hand, led, trump, void_any), hand, led // 13, trump)
+    return hand & _ALLOWS[duty(hand, led, trump, void_any)][led // 13][trump]
 
 
 @functools.cache  # a pure function of four small values, asked for every play of every guess
@@ -95,39 +106,80 @@ def beats(card: int, best: int, trump: int) -> bool:
     return card // 13 == trump
 
 
+# Per trump suit and winning card, the cards that would take the trick over: :func:`beats`
+# asked once for every pair, so settling a trick costs one look-up per card.
+_TAKERS = [[sum(1 << card for card in range(52) if beats(card, best, trump)) for best in range(52)]
+           for trump in range(4)]
+
+
 def trick_winner(cards, trump: int) -> int:
     """The position in ``cards`` (in playing order) of the card that wins the trick."""
+    takers = _TAKERS[trump]
     best = 0
     for position in range(1, len(cards)):
-        if beats(cards[position], cards[best], trump):
+        if takers[cards[best]] >> cards[position] & 1:
             best = position
     return best
 
 
+# -- whose turn: the one place that says who plays, leads, draws and deals ---------------------
+
+# Play passes to the next seat (seat + 1, to the leader's left): the seats in playing order
+# from each leader, per number of players.
+_ORDER = {n: tuple(tuple((first + k) % n for k in range(n)) for first in range(n)) for n in (2, 3)}
+
+
+def first_leader(dealer: int, players: int) -> int:
+    """The seat that leads the first trick of a deal: the seat after the dealer."""
+    return _ORDER[players][dealer][1]
+
+
+def play_order(leader: int, players: int) -> tuple[int, ...]:
+    """The seats in playing order from ``leader``: ``play_order(leader, n)[k]`` plays the trick's card ``k``."""
+    return _ORDER[players][leader]
+
+
 def draw_seats(winner: int, players: int) -> tuple[int, ...]:
     """The order of the draws after a trick: the winner, then the others in playing order."""
-    return _DRAW_SEATS[players][winner]
+    return _ORDER[players][winner]
 
 
-_DRAW_SEATS = {n: [tuple((w + k) % n for k in range(n)) for w in range(n)] for n in (2, 3)}
+def dealer_of(first_dealer: int, deal: int, players: int) -> int:
+    """Who deals deal number ``deal`` (from 0) of a match: the deal passes to the next seat each time."""
+    return _ORDER[players][first_dealer][deal % players]
 
 
-def close_trick(trick, leader: int, trump: int, hands: list, piles: list, received: list,
-                stock, drawn: int, draw: bool) -> tuple[int, int]:
-    """Settle a full trick in place: the winner takes its cards, then, if ``draw``, each seat
-    takes the next card of ``stock`` (card indices, top first, from ``drawn``) in draw order.
+# -- playing a card: the one place a card leaves a hand and a trick is settled -----------------
 
-    Returns ``(winner, drawn)``. Every engine (the rich API, the fast path, the search's
-    worlds) settles tricks here.
+def play_card(card: int, hands: list, trick: list, leader: int, trump: int, piles: list,
+              received: list, stock, drawn: int) -> tuple[int, int]:
+    """Play ``card`` (known to be legal) for the seat to play, changing the lists in place.
+
+    The card leaves that seat's mask in ``hands`` and joins ``trick`` (card indices in playing
+    order from ``leader``). Once every seat has played, the trick is settled: the winner takes
+    its cards into ``piles`` and ``trick`` is emptied; then, while the stock (``stock``: card
+    indices, top first, of which ``drawn`` are taken) still holds a card for every seat, each
+    seat in draw order takes the next one into ``hands`` and ``received``. With three players
+    the last card is never drawn: it stays out of play. Returns ``(leader, drawn)``: who leads
+    next (the winner once the trick is settled) and how many stock cards are taken.
+
+    Every engine (the rich API, the fast path, the search's worlds and its solver) plays
+    here, so none can settle a trick its own way.
     """
     n = len(hands)
-    winner = (leader + trick_winner(trick, trump)) % n
+    order = _ORDER[n][leader]
+    hands[order[len(trick)]] &= ~(1 << card)
+    trick.append(card)
+    if len(trick) < n:
+        return leader, drawn
+    winner = order[trick_winner(trick, trump)]
     pile = 0
-    for card in trick:
-        pile |= 1 << card
+    for played in trick:
+        pile |= 1 << played
     piles[winner] |= pile
-    if draw:
-        for drawer in _DRAW_SEATS[n][winner]:
+    trick.clear()
+    if len(stock) - drawn >= n:
+        for drawer in _ORDER[n][winner]:
             bit = 1 << stock[drawn]
             drawn += 1
             hands[drawer] |= bit
@@ -168,6 +220,11 @@ def shuffle(rng: random.Random, rules: Rules) -> tuple[int, list[list[int]], lis
     """
     lot = rng.randrange(rules.players)
     return (lot, *deal_cards(rng, rules))
+
+
+def turned_card(rules: Rules, stock) -> int:
+    """The card that set trump: the stock's top card at the start (``-1`` when a cut set trump)."""
+    return -1 if rules.trump_cut else stock[0]
 
 
 def popcount(mask: int) -> int:
@@ -303,3 +360,26 @@ def award_points(rules: Rules, trump: int, dealer: int, piles, received, turned:
         else:
             points[name] = game_winner(pips)
     return points, pips
+
+
+# -- the match: the one place points are counted towards the target ---------------------------
+
+def count_points(scores, owners, target: int) -> tuple[tuple[int, ...], int | None, int]:
+    """Add a deal's points to the match ``scores``, one by one in the strict counting order.
+
+    ``owners`` holds the seat that earned each point, in that order (``None``: nobody), as
+    :func:`award_points` lists them. The match ends the moment a seat reaches ``target``: the
+    points after it are not counted, so two seats can never reach it together. Returns
+    ``(totals, winner, counted)``: the new totals, the seat that reached the target (or
+    ``None``), and how many of ``owners`` were looked at (all of them unless the match ended).
+    """
+    totals = list(scores)
+    counted = 0
+    for seat in owners:
+        counted += 1
+        if seat is None:
+            continue
+        totals[seat] += 1
+        if totals[seat] >= target:
+            return tuple(totals), seat, counted
+    return tuple(totals), None, counted

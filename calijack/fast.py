@@ -16,10 +16,6 @@ from .rules import STANDARD, Rules
 
 __all__ = ["random_deal", "random_match", "deals_per_second"]
 
-# Playing order from each leader, per number of players.
-_SEATS = {n: [[(first + k) % n for k in range(n)] for first in range(n)] for n in (2, 3)}
-
-
 def random_deal(rng: random.Random, rules: Rules | dict = STANDARD, dealer: int = 0,
                 plays: list | None = None):
     """Shuffle, deal and play one deal with uniformly random legal cards.
@@ -35,51 +31,43 @@ def random_deal(rng: random.Random, rules: Rules | dict = STANDARD, dealer: int 
     received = masks[:]
     piles = [0] * n
     void_any = rules.void_any
-    leader = (dealer + 1) % n
-    drawn, draw_tricks = 0, rules.draws
-    turned = -1 if rules.trump_cut else stock[0]
-    seats = _SEATS[n]
+    leader = core.first_leader(dealer, n)
+    drawn = 0
+    turned = core.turned_card(rules, stock)
     # Local names: the loop below runs 52 times a deal.
-    _legal, _close = legal_mask, core.close_trick
+    _legal, _play = legal_mask, core.play_card
+    orders = [core.play_order(seat, n) for seat in range(n)]  # asked once a deal, not once a trick
     rand = rng.random
-    for number in range(rules.tricks):
-        trick = []
+    trick: list[int] = []
+    for _ in range(rules.tricks):
         led = -1
-        for seat in seats[leader]:
+        for seat in orders[leader]:
             legal = _legal(masks[seat], led, trump, void_any)
             # The k-th lowest legal card, k = core.pick(rng, count), without listing them all.
             k = int(rand() * legal.bit_count())
             while k:
                 legal &= legal - 1
                 k -= 1
-            bit = legal & -legal
-            masks[seat] ^= bit
-            card = bit.bit_length() - 1
-            trick.append(card)
+            card = (legal & -legal).bit_length() - 1
             if led < 0:
                 led = card
-        leader, drawn = _close(trick, leader, trump, masks, piles, received, stock, drawn,
-                               number < draw_tricks)
-        if plays is not None:
-            plays.extend(trick)
+            if plays is not None:
+                plays.append(card)
+            leader, drawn = _play(card, masks, trick, leader, trump, piles, received, stock, drawn)
     return core.award_points(rules, trump, dealer, piles, received, turned)
 
 
 def random_match(rng: random.Random, rules: Rules = STANDARD, first_dealer: int = 0):
     """A random match to the target: ``(winner, scores, deals)``."""
     n = rules.players
-    scores = [0] * n
+    scores = (0,) * n
     deals = 0
     while True:
-        points, _ = random_deal(rng, rules, (first_dealer + deals) % n)
+        points, _ = random_deal(rng, rules, core.dealer_of(first_dealer, deals, n))
         deals += 1
-        for name in rules.point_names:
-            seat = points[name]
-            if seat is None:
-                continue
-            scores[seat] += 1
-            if scores[seat] >= rules.target:
-                return seat, tuple(scores), deals
+        scores, winner, _ = core.count_points(scores, points.values(), rules.target)
+        if winner is not None:
+            return winner, scores, deals
 
 
 def deals_per_second(seconds: float = 3.0, rules: Rules = STANDARD, seed: int = 0) -> dict:
@@ -90,8 +78,8 @@ def deals_per_second(seconds: float = 3.0, rules: Rules = STANDARD, seed: int = 
     count, start = 0, time.perf_counter()
     deadline = start + seconds
     while True:
-        for _ in range(100):
-            random_deal(rng, rules, count & 1)
+        for k in range(100):  # each seat deals every other deal
+            random_deal(rng, rules, k & 1)
         count += 100
         now = time.perf_counter()
         if now >= deadline:

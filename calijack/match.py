@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from . import core
 from .rules import STANDARD, Rules
 from .scoring import DealResult
 from .state import Deal, generator
@@ -17,21 +18,15 @@ class MatchOver(ValueError):
 
 
 def count_points(scores: tuple[int, ...], result: DealResult, target: int):
-    """Add a deal's points in strict order (High, Low, Jack, Game, …), stopping at the target.
+    """Add a deal's points in strict order (High, Low, Jack, Game, …), stopping at the target
+    (:func:`calijack.core.count_points`).
 
     Returns ``(scores, winner, counted)``: the new totals, the seat that reached the
     target (or ``None``), and the names of the points that were counted.
     """
-    totals = list(scores)
-    counted = []
-    for award in result.awards:
-        if award.seat is None:
-            continue
-        totals[award.seat] += 1
-        counted.append(award.name)
-        if totals[award.seat] >= target:
-            return tuple(totals), award.seat, tuple(counted)
-    return tuple(totals), None, tuple(counted)
+    awards = result.awards
+    totals, winner, looked = core.count_points(scores, (a.seat for a in awards), target)
+    return totals, winner, tuple(a.name for a in awards[:looked] if a.seat is not None)
 
 
 @dataclass(frozen=True)
@@ -63,7 +58,7 @@ class Match:
     def dealer(self, deal_number: int | None = None) -> int:
         """Who deals deal ``deal_number`` (from 0; default the next one): the deal rotates."""
         k = len(self.results) if deal_number is None else deal_number
-        return (self.first_dealer + k) % self.rules.players
+        return core.dealer_of(self.first_dealer, k, self.rules.players)
 
     def next_deal(self, rng: random.Random | int | None = None) -> Deal:
         """A shuffled deal for the next dealer."""

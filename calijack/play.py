@@ -101,10 +101,6 @@ def _rules(options: Rules | Mapping[str, Any] | None) -> Rules:
         raise SessionError(say("bad_rules", error=error)) from None
 
 
-def _won_with(trick: Trick, n: int) -> Card:
-    return trick.cards[(trick.winner - trick.leader) % n]
-
-
 class Session:
     """A learner (``seat``, 0 by default) playing deals of a match against computer players."""
 
@@ -364,7 +360,7 @@ class Session:
         if len(after.tricks) == len(before.tricks):
             return steps
         trick, n = after.tricks[-1], after.players
-        won_with = _won_with(trick, n)
+        won_with = trick.winning_card
         steps.append(Step("trick", trick.winner, won_with, words.trick_won(trick.winner, won_with), after, trick))
         seen = after.view(self.seat).tricks[-1].draws
         for drawer, shown in zip(trick.drawers(n), seen):

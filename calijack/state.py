@@ -115,13 +115,14 @@ class Deal:
 
     @property
     def first_leader(self) -> int:
-        """The seat after the dealer leads first."""
-        return (self.dealer + 1) % self.rules.players
+        """The seat after the dealer leads first (:func:`calijack.core.first_leader`)."""
+        return core.first_leader(self.dealer, self.rules.players)
 
     @property
     def turned(self) -> Card | None:
         """The stock's top card at the start, which set trump (``None`` when a cut did)."""
-        return None if self.rules.trump_cut else self.stock[0]
+        turned = core.turned_card(self.rules, self.stock_index)
+        return None if turned < 0 else DECK[turned]
 
     def start(self) -> "State":
         """The position before the first lead."""
@@ -141,7 +142,14 @@ class Trick:
 
     def seat_of(self, position: int, players: int) -> int:
         """The seat that played the card at ``position``."""
-        return (self.leader + position) % players
+        return core.play_order(self.leader, players)[position]
+
+    @property
+    def winning_card(self) -> Card | None:
+        """The card that won the trick (``None`` until it is complete)."""
+        if self.winner is None:
+            return None
+        return self.cards[core.play_order(self.leader, len(self.cards)).index(self.winner)]
 
     def drawers(self, players: int) -> tuple[int, ...]:
         """The seats that drew ``draws``, in order (the winner first)."""
@@ -190,7 +198,7 @@ class State:
     @property
     def to_play(self) -> int | None:
         """The seat whose turn it is, or ``None`` once the deal is over."""
-        return None if self.finished else (self.leader + len(self.trick)) % self.players
+        return None if self.finished else core.play_order(self.leader, self.players)[len(self.trick)]
 
     @property
     def trick_number(self) -> int:
@@ -294,21 +302,17 @@ class State:
         raise self._refusal(card)
 
     def _apply(self, index: int) -> "State":
-        """Play a card index known to be legal (the fast inner step)."""
-        seat = (self.leader + len(self.trick)) % self.players
-        hands = list(self.hands)
-        hands[seat] &= ~(1 << index)
-        trick = self.trick + (index,)
-        if len(trick) < self.players:
-            return State(self.deal, tuple(hands), self.drawn, self.leader, trick,
-                         self.piles, self.tricks, self.received)
+        """Play a card index known to be legal (the fast inner step): :func:`calijack.core.play_card`."""
+        hands, trick = list(self.hands), list(self.trick)
         piles, received = list(self.piles), list(self.received)
-        winner, drawn = core.close_trick(trick, self.leader, self.trump, hands, piles, received,
-                                         self.deal.stock_index, self.drawn,
-                                         len(self.tricks) < self.rules.draws)
-        draws = self.deal.stock[self.drawn:drawn]
-        done = Trick(self.leader, tuple(DECK[i] for i in trick), winner, draws)
-        return State(self.deal, tuple(hands), drawn, winner, (), tuple(piles),
+        leader, drawn = core.play_card(index, hands, trick, self.leader, self.trump, piles, received,
+                                       self.deal.stock_index, self.drawn)
+        if trick:  # the trick goes on
+            return State(self.deal, tuple(hands), drawn, leader, tuple(trick), self.piles,
+                         self.tricks, self.received)
+        done = Trick(self.leader, tuple(DECK[i] for i in self.trick + (index,)), leader,
+                     self.deal.stock[self.drawn:drawn])
+        return State(self.deal, tuple(hands), drawn, leader, (), tuple(piles),
                      self.tricks + (done,), tuple(received))
 
     def play_all(self, cards: Iterable[Card | str]) -> "State":

@@ -305,7 +305,7 @@ class Narrator:
     def trick_taken(self, trick: "Trick") -> str:
         """``"You won with 2♥ and drew J♥; your opponent drew Q♦."`` (an unseen draw is said so)."""
         n = self.players
-        text = f"{self.who(trick.winner)} won with {trick.cards[(trick.winner - trick.leader) % n]}"
+        text = f"{self.who(trick.winner)} won with {trick.winning_card}"
         for k, (seat, card) in enumerate(zip(trick.drawers(n), trick.draws)):
             seen = str(card) if card is not None else "an unseen card"
             text += (" and drew " if k == 0 else f"; {self.who(seat, start=False)} drew ") + seen

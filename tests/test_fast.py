@@ -61,9 +61,22 @@ def test_random_match_reaches_the_target():
         assert scores[winner] == 5 and max(scores) == 5 and deals >= 2
 
 
-def test_deals_per_second_reports_a_rate():
-    report = fast.deals_per_second(0.05)
-    assert report["deals"] >= 100 and report["deals_per_second"] > 0 and report["seconds"] >= 0.05
+def test_deals_per_second_times_the_deals_it_counts(monkeypatch):
+    """The rate is the deals played after the warm-up over the time they took, each seat dealing
+    in turn (how fast they are is for ``calijack bench``, not for a test)."""
+    dealers = []
+
+    def counted(rng, rules, dealer=0):
+        dealers.append(dealer)
+        return deal(rng, rules, dealer)
+
+    deal = fast.random_deal
+    monkeypatch.setattr(fast, "random_deal", counted)
+    report = fast.deals_per_second(0.01)
+    assert len(dealers) == 50 + report["deals"] and report["deals"] % 100 == 0
+    assert dealers[50:] == [0, 1] * (report["deals"] // 2)
+    rate = report["deals"] / report["seconds"]
+    assert abs(report["deals_per_second"] - rate) <= 0.06 * rate   # seconds are given to 1 ms
 
 
 def test_bit_helpers_agree_with_the_cards():

@@ -148,19 +148,30 @@ def test_match_records_read_back_to_the_same_match(option_rules, seed, tail):
 
 
 def unseen_by(state: State, seat: int) -> set[Card]:
-    """The cards ``seat`` has not seen, worked out from RULES.md rather than from view.py.
+    """The cards ``seat`` has not seen, worked out by replaying the deal with RULES.md's
+    drawing rules rather than from view.py.
 
-    A seat sees its own cards, every card played, the turned card, the exposed stock top,
-    the card left out of play, and each draw: with the exposed stock all of them, with the
-    closed stock the winner's (the turned card) and its own.
+    Every card played is seen, and so are the seat's own hand, the turned card, the card
+    left out of play and the exposed top of the stock. After a trick the winner takes the
+    exposed top, which everyone sees; with the exposed stock the others' cards are exposed
+    too as they are taken, with the closed stock each is seen only by whoever took it. Who
+    took what is read from the hands before and after each trick, not from the engine's
+    draw order.
     """
     seen = state.hands[seat] | mask_of(state.plays)
     for card in (state.deal.turned, state.stock_top, state.dead_card):
         seen |= card.bit if card is not None else 0
-    for trick in state.tricks:
-        for position, (drawer, card) in enumerate(zip(trick.drawers(state.players), trick.draws)):
-            if position == 0 or not state.rules.stock_closed or drawer == seat:
-                seen |= card.bit
+    replay = state.deal.start()
+    for card in state.plays:
+        exposed, before, tricks = replay.stock_top, replay.hands, len(replay.tricks)
+        replay = replay.play(card)
+        if len(replay.tricks) == tricks or exposed is None:
+            continue
+        seen |= exposed.bit
+        for other in range(state.players):
+            taken = replay.hands[other] & ~before[other]
+            if not state.rules.stock_closed or other == seat:
+                seen |= taken
     return set(cards_of(FULL_MASK & ~seen))
 
 

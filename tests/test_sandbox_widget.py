@@ -197,8 +197,12 @@ def test_in_a_live_kernel_steps_are_shown_one_by_one_and_a_second_click_is_ignor
         sb.play(first)
         assert sb.busy and sb.table.busy
         sb.play(second)  # arrives while the computer's cards are shown
-        while sb.busy:
-            await asyncio.sleep(0.005)
+
+        async def settled():
+            while sb.busy:
+                await asyncio.sleep(0.005)
+
+        await asyncio.wait_for(settled(), timeout=60)  # steps that never settle fail the test, not the run
         return sb, first, second, frames
 
     # A thread of its own: Playwright's session-wide browser (tests/browser, collected earlier)

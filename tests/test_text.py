@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
-from calijack import Card, Deal, Rules, core
+from calijack import DECK, Card, Deal, Rules, core
+from calijack.cards import FULL_MASK, mask_of
 from calijack.text import Narrator, article, award_detail, counted, plural, seat_names
 from calijack.text_hints import why_lead_low, why_only
 
@@ -52,17 +54,42 @@ def test_match_and_score_sentences():
     assert words.undone() == "Took back your last card, and your opponent's replies."
 
 
-def test_award_details_name_the_seats_the_narrator_names():
-    state = Deal.random(3).start().play_random(3)
-    result = state.result()
-    for award in result.awards:
-        assert award.detail == award_detail(award.name, award.seat, award.card, award.basis, result.pips)
-        mine = award.words(result.pips, Narrator(2, 0))
-        assert "seat" not in mine
-        if award.seat == 0 and award.basis == core.CAPTURED:
-            assert mine == f"you captured {award.card}"
-        if award.seat == 1 and award.basis == core.CAPTURED:
-            assert mine == f"your opponent captured {award.card}"
+# Each way a point is decided, with its sentence written out: for a record (seat numbers) and
+# for seat 0's narrator. (name, seat, card, basis, card values, the record's words, seat 0's words)
+DETAILS = [
+    ("high", 1, "AH", core.CAPTURED, (40, 40), "seat 1 captured A♥", "your opponent captured A♥"),
+    ("low", 0, "2H", core.CAPTURED, (40, 40), "seat 0 captured 2♥", "you captured 2♥"),
+    ("low", 1, "2H", core.HELD, (40, 40), "seat 1 held 2♥ (dealt or drawn)",
+     "your opponent held 2♥ (dealt or drawn)"),
+    ("jack", 0, "JH", core.DEALER, (40, 40), "J♥ was turned up to set trump: the dealer (seat 0) scores Jack",
+     "J♥ was turned up to set trump: the dealer (you) scores Jack"),
+    ("game", 1, None, core.PIPS, (39, 41), "seat 1 captured the most card values (39 to 41)",
+     "your opponent captured the most card values (39 to 41)"),
+    ("game", None, None, core.PIPS, (40, 40), "card values tied at the top (40 to 40): nobody scores Game",
+     "card values tied at the top (40 to 40): nobody scores Game"),
+    ("high", None, "AH", -1, (30, 30, 20), "A♥ was the card left out of play: nobody scores it",
+     "A♥ was the card left out of play: nobody scores it"),
+]
+
+
+@pytest.mark.parametrize("name,seat,card,basis,pips,record,mine", DETAILS)
+def test_award_details_say_why_in_the_seats_own_words(name, seat, card, basis, pips, record, mine):
+    card = C(card) if card else None
+    assert award_detail(name, seat, card, basis, pips) == record
+    assert award_detail(name, seat, card, basis, pips, Narrator(len(pips), 0)) == mine
+
+
+def test_a_scored_deal_gives_each_award_its_sentence(eng):
+    # Seat 0 captured every club and heart (hearts are trump), seat 1 every spade and diamond.
+    done = eng.play_first_legal(eng.make_deal([["3C", "4C", "5C", "6C", "7C", "8C"],
+                                               ["3D", "4D", "5D", "6D", "7D", "8D"]], ["9H"]).start())
+    clubs_hearts = mask_of(c for c in DECK if c.suit.letter in "CH")
+    result = dataclasses.replace(done, piles=(clubs_hearts, FULL_MASK & ~clubs_hearts)).result()
+    assert [a.detail for a in result.awards] == [
+        "seat 0 captured A♥", "seat 0 captured 2♥", "seat 0 captured J♥",
+        "card values tied at the top (40 to 40): nobody scores Game"]
+    assert [a.words(result.pips, Narrator(2, 1)) for a in result.awards][:3] == [
+        "your opponent captured A♥", "your opponent captured 2♥", "your opponent captured J♥"]
 
 
 def test_a_card_of_value_is_never_called_a_low_card_of_no_value():

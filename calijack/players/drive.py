@@ -32,11 +32,8 @@ def fast_deal(rng: random.Random, rules: Rules = STANDARD, dealer: int = 0,
         if name not in FAST_PLAYERS:
             raise ValueError(f"fast_deal plays only {', '.join(FAST_PLAYERS)}, not {name!r}")
     _, hands, stock, trump = core.shuffle(rng, rules)
-    n = rules.players
-    masks = [sum(1 << c for c in h) for h in hands]
-    world = World(masks, tuple(stock), 0, [0] * n, masks[:], (dealer + 1) % n, [], 0, n, trump,
-                  rules.void_any, rules.draws, rules.tricks)
-    turned = -1 if rules.trump_cut else stock[0]
+    world = World.start(hands, stock, dealer, trump, rules)
+    turned = core.turned_card(rules, stock)
     played = 0
     plays = []
     while not world.finished:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import itertools
 
+from ..core import count_points
 from ..rules import Rules
 from .solver import utility
 
@@ -53,18 +54,6 @@ def _outcomes(rules: Rules) -> tuple[tuple[tuple, float], ...]:
     return tuple(out)
 
 
-def _count(scores: tuple[int, ...], owners: tuple, target: int) -> tuple[tuple[int, ...], int | None]:
-    """The scores after counting ``owners`` in order, and the seat that reached ``target`` (or None)."""
-    totals = list(scores)
-    for seat in owners:
-        if seat is None:
-            continue
-        totals[seat] += 1
-        if totals[seat] >= target:
-            return tuple(totals), seat
-    return tuple(totals), None
-
-
 @functools.lru_cache(maxsize=None)
 def _table(rules: Rules):
     outcomes = _outcomes(rules)
@@ -74,7 +63,7 @@ def _table(rules: Rules):
     def win(scores: tuple[int, ...]) -> tuple[float, ...]:
         chances = [0.0] * n
         for owners, p in outcomes:
-            after, winner = _count(scores, owners, target)
+            after, winner, _ = count_points(scores, owners, target)
             if winner is not None:
                 chances[winner] += p
             else:  # High, Low and Jack always score in the model, so the scores rise
@@ -126,7 +115,7 @@ class MatchObjective:
         owners = tuple(points.values())
         value = self._memo.get(owners)
         if value is None:
-            after, winner = _count(self.scores, owners, self.rules.target)
+            after, winner, _ = count_points(self.scores, owners, self.rules.target)
             value = (float(winner == self.me) if winner is not None
                      else equity(self.rules, after)[self.me])
             self._memo[owners] = value

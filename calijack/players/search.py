@@ -59,7 +59,7 @@ def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.
             stake, decided = worth.now(world.piles)
         top = world.top
         for _ in range(n - len(world.trick)):
-            seat = (world.leader + len(world.trick)) % n
+            seat = core.play_order(world.leader, n)[len(world.trick)]
             hand = world.hands[seat]
             trick = world.trick
             legal = core.legal_mask(hand, trick[0] if trick else -1, trump, world.void_any)

@@ -88,7 +88,7 @@ class Solver:
         """The exact value of a world with best play from here on."""
         return self._search(tuple(world.hands), world.stock, world.drawn, tuple(world.piles),
                             tuple(world.received), world.leader, tuple(world.trick), world.done,
-                            world.n, world.trump, world.void_any, world.draws, world.tricks,
+                            world.n, world.trump, world.void_any, world.tricks,
                             alpha, beta)
 
     def line(self, world: World) -> World:
@@ -101,7 +101,7 @@ class Solver:
         return world
 
     def _search(self, hands, stock, drawn, piles, received, leader, trick, done, n, trump,
-                void_any, draws, tricks, alpha, beta):
+                void_any, tricks, alpha, beta):
         self.nodes += 1
         if done == tricks:
             return self._leaf(piles, received, trump)
@@ -117,7 +117,7 @@ class Solver:
                 return lower
             alpha, beta = max(alpha, lower), min(beta, upper)
         a0, b0 = alpha, beta
-        seat = (leader + len(trick)) % n
+        seat = core.play_order(leader, n)[len(trick)]
         hand = hands[seat]
         legal = core.legal_mask(hand, trick[0] if trick else -1, trump, void_any)
         maximise = seat == self.me
@@ -151,18 +151,14 @@ class Solver:
             moves.append(first)
         best_card = -1
         for card in reversed(moves):
-            new_hands = hands[:seat] + (hand & ~(1 << card),) + hands[seat + 1:]
-            new_trick = trick + (card,)
-            if len(new_trick) < n:
-                v = self._search(new_hands, stock, drawn, piles, received, leader, new_trick,
-                                 done, n, trump, void_any, draws, tricks, alpha, beta)
+            hl, tl, pl, rl = list(hands), list(trick), list(piles), list(received)
+            next_leader, new_drawn = core.play_card(card, hl, tl, leader, trump, pl, rl, stock, drawn)
+            if tl:  # the trick goes on
+                v = self._search(tuple(hl), stock, drawn, piles, received, leader, tuple(tl),
+                                 done, n, trump, void_any, tricks, alpha, beta)
             else:
-                hl, pl, rl = list(new_hands), list(piles), list(received)
-                winner, new_drawn = core.close_trick(new_trick, leader, trump, hl, pl, rl, stock,
-                                                     drawn, done < draws)
-                new_hands, new_piles, new_received = tuple(hl), tuple(pl), tuple(rl)
-                v = self._search(new_hands, stock, new_drawn, new_piles, new_received, winner, (),
-                                 done + 1, n, trump, void_any, draws, tricks, alpha, beta)
+                v = self._search(tuple(hl), stock, new_drawn, tuple(pl), tuple(rl), next_leader, (),
+                                 done + 1, n, trump, void_any, tricks, alpha, beta)
             if maximise:
                 if v > best:
                     best, best_card = v, card

@@ -33,6 +33,14 @@ class World:
         self.received, self.leader, self.trick, self.done = received, leader, trick, done
         self.n, self.trump, self.void_any, self.draws, self.tricks = n, trump, void_any, draws, tricks
 
+    @classmethod
+    def start(cls, hands, stock, dealer: int, trump: int, rules) -> "World":
+        """The position before the first lead: ``hands`` and ``stock`` (top first) as card indices."""
+        n = rules.players
+        masks = [sum(1 << c for c in hand) for hand in hands]
+        return cls(masks, tuple(stock), 0, [0] * n, masks[:], core.first_leader(dealer, n), [], 0, n,
+                   trump, rules.void_any, rules.draws, rules.tricks)
+
     def copy(self) -> "World":
         """An independent copy."""
         return World(self.hands[:], self.stock, self.drawn, self.piles[:], self.received[:],
@@ -42,7 +50,7 @@ class World:
     @property
     def to_play(self) -> int:
         """The seat to play (meaningless once finished)."""
-        return (self.leader + len(self.trick)) % self.n
+        return core.play_order(self.leader, self.n)[len(self.trick)]
 
     @property
     def finished(self) -> bool:
@@ -51,22 +59,16 @@ class World:
 
     def legal(self) -> int:
         """The legal cards of the seat to play, as a mask."""
-        led = self.trick[0] if self.trick else -1
-        return core.legal_mask(self.hands[(self.leader + len(self.trick)) % self.n], led,
-                               self.trump, self.void_any)
+        trick = self.trick
+        return core.legal_mask(self.hands[core.play_order(self.leader, self.n)[len(trick)]],
+                               trick[0] if trick else -1, self.trump, self.void_any)
 
     def play(self, card: int) -> None:
-        """Play a card index for the seat to play (no check), drawing after a full trick."""
-        n = self.n
-        self.hands[(self.leader + len(self.trick)) % n] &= ~(1 << card)
-        self.trick.append(card)
-        if len(self.trick) < n:
-            return
-        self.leader, self.drawn = core.close_trick(self.trick, self.leader, self.trump, self.hands,
-                                                   self.piles, self.received, self.stock,
-                                                   self.drawn, self.done < self.draws)
-        self.done += 1
-        self.trick = []
+        """Play a card index for the seat to play (no check): :func:`calijack.core.play_card`."""
+        self.leader, self.drawn = core.play_card(card, self.hands, self.trick, self.leader, self.trump,
+                                                 self.piles, self.received, self.stock, self.drawn)
+        if not self.trick:
+            self.done += 1
 
     @property
     def top(self) -> int:
@@ -109,7 +111,7 @@ def _analyse(view: View):
             leader, cards = trick.leader, trick.cards
         led = cards[0].index
         for pos, card in enumerate(cards):
-            seat = (leader + pos) % n
+            seat = core.play_order(leader, n)[pos]
             plays_by[seat].append((card.index, j))
             if pos and seat != view.seat:
                 shown = core.voids_shown(card.index, led, trump, void_any)
@@ -195,7 +197,7 @@ def _attempt(view, rng, seats, stock, initial, trump, void_any, unseen, drawn, o
     for card in pool:
         stock_cards[rest] = card
         rest += 1
-    world, ok = _replay(view, hands, stock_cards, trump, void_any)
+    world, ok = _replay(view, hands, stock_cards, trump)
     return Guess(world, tuple(tuple(h) for h in hands), tuple(stock_cards), ok)
 
 
@@ -227,18 +229,10 @@ def _fill(seat: _Seat, hidden: list, hand: list, stock_cards: list, rng) -> bool
     return True
 
 
-def _replay(view: View, hands: list, stock_cards: list, trump: int, void_any: bool):
-    n, rules = view.players, view.rules
-    masks = [sum(1 << c for c in h) for h in hands]
-    world = World(masks, tuple(stock_cards), 0, [0] * n, masks[:], (view.dealer + 1) % n, [], 0,
-                  n, trump, void_any, rules.draws, rules.tricks)
+def _replay(view: View, hands: list, stock_cards: list, trump: int):
+    world = World.start(hands, stock_cards, view.dealer, trump, view.rules)
     ok = True
-    for trick in view.tricks:
-        for card in trick.cards:
-            if not world.legal() >> card.index & 1:
-                ok = False
-            world.play(card.index)
-    for card in view.trick:
+    for card in view.played:
         if not world.legal() >> card.index & 1:
             ok = False
         world.play(card.index)

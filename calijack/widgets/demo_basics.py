@@ -123,7 +123,7 @@ def _outcome(state: State, card, names) -> str:
     n = state.players
     if len(after.tricks) > len(state.tricks):
         trick = after.tricks[-1]
-        best = trick.cards[(trick.winner - trick.leader) % n]
+        best = trick.winning_card
         words = Narrator(n, state.to_play, mark=lambda name: f"<b>{esc(name)}</b>")
         lines = [words.would_win(trick.winner, best, trick.draws[0] if trick.draws else None)]
         shown = render.trick_html(trick.cards, trick.leader, n, names=names)

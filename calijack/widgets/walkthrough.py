@@ -52,10 +52,10 @@ def _cards(cards) -> str:
     return ", ".join(str(c) for c in cards)
 
 
-def _why(trick, trump, names, players: int) -> str:
+def _why(trick, trump, names) -> str:
     """Why the winning card took the trick (the winner itself comes from the engine)."""
     led = trick.cards[0]
-    best = trick.cards[(trick.winner - trick.leader) % players]
+    best = trick.winning_card
     who = _does(names[trick.winner], "wins", start=True)
     if best is led and all(c.suit != led.suit and c.suit != trump for c in trick.cards[1:]):
         return f"{who} with {esc(best)}: a card of another suit cannot take the trick."
@@ -70,7 +70,7 @@ def trick_story(state: State, number: int, names: Sequence[str]) -> list[str]:
     trick = state.tricks[number - 1]
     plays = [f"{_does(names[trick.seat_of(0, n)], 'leads', start=True)} {esc(trick.cards[0])}"]
     plays += [f"{_does(names[trick.seat_of(k, n)], 'plays')} {esc(c)}" for k, c in enumerate(trick.cards[1:], 1)]
-    lines = ["; ".join(plays) + ". " + _why(trick, trump, names, n)]
+    lines = ["; ".join(plays) + ". " + _why(trick, trump, names)]
     points = [c for c in trick.cards if c.suit == trump and c.rank.label in _POINT_RANKS]
     for card in points:
         lines.append(f"{_does(names[trick.winner], 'captures', start=True)} {esc(card)}, so the "

@@ -15,6 +15,7 @@ These tests check behaviour, not timings (the budgets live in ``bench/lighthouse
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -99,6 +100,43 @@ def engage(page) -> None:
 engage.count = 0
 
 
+# Marks the page settled once it has seen where its demos now are: an IntersectionObserver made
+# now reports on every demo with the next rendering update, after the loader's own observer
+# (made at load, with the same margin) was told of any change; then one more frame. Anything
+# the loader does on a scroll, or on load, it has done by then.
+_SETTLE_JS = """
+() => {
+  window.cjSettled = false;
+  const demos = document.querySelectorAll(".cj-demo");
+  const done = () => requestAnimationFrame(() => { window.cjSettled = true; });
+  if (!demos.length) { done(); return; }
+  const seen = new IntersectionObserver(() => { seen.disconnect(); done(); },
+                                        {rootMargin: "0px 0px 100% 0px"});
+  demos.forEach((demo) => seen.observe(demo));
+}
+"""
+
+
+def settle(page) -> None:
+    """Wait until the page has handled its layout and any scroll (see ``_SETTLE_JS``)."""
+    page.evaluate(_SETTLE_JS)
+    page.wait_for_function("window.cjSettled === true", timeout=10_000)
+
+
+def loader_started(page) -> bool:
+    """Whether the widget loader has begun to fetch the widget code (it adds require.js at once)."""
+    return page.evaluate("""() => !!document.querySelector('script[src*="require.js"]')""")
+
+
+def wait_for(page, condition, what: str, timeout: float = 10.0) -> None:
+    """Let the page run until ``condition()`` holds; fail the test after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"after {timeout:.0f} s: {what}", pytrace=False)
+        page.wait_for_timeout(20)  # Playwright's own events (a route held) arrive while it waits
+
+
 def record_requests(page) -> list[str]:
     urls: list[str] = []
     page.on("request", lambda request: urls.append(request.url))
@@ -118,13 +156,14 @@ def test_text_paints_before_any_widget_code(page, page_guard, page_checks, book_
 
     page.route(WIDGET_CODE, hold)
     page.goto(book_site.url_for(CHAPTER), wait_until="load")
+    settle(page)
 
     # The text is on screen and painted; no widget code was even asked for.
     assert page.locator("article h1").first.is_visible()
     assert page.locator("article p").first.is_visible()
     paints = page.evaluate("performance.getEntriesByType('paint').map((e) => e.name)")
     assert "first-contentful-paint" in paints, paints
-    assert not [u for u in urls if WIDGET_CODE.search(u)], urls
+    assert not [u for u in urls if WIDGET_CODE.search(u)] and not loader_started(page), urls
     demo = page.locator(".cj-demo").first
     picture = demo.locator(".cj-demo-placeholder")
     assert picture.locator(".cj-frame").first.is_visible()  # the first frame, as a picture
@@ -133,12 +172,11 @@ def test_text_paints_before_any_widget_code(page, page_guard, page_checks, book_
     # A reader moving towards the demo makes the loader ask for the code; while it is held,
     # the page still reads.
     demo.scroll_into_view_if_needed()
-    page.wait_for_timeout(200)
+    settle(page)
     before = demo.evaluate(_GEOMETRY_JS)
     with page.expect_request(WIDGET_CODE):
         engage(page)
-    page.wait_for_timeout(300)
-    assert held, "the widget code was requested but not held"
+    wait_for(page, lambda: held, "the widget code was requested but not held")
     assert picture.is_visible() and "Loading the demo" in picture.inner_text()
     assert page.locator(".widget-subarea").count() == 0
     assert page.locator("article p").first.text_content().strip()
@@ -162,8 +200,8 @@ def test_a_tap_on_a_pictured_option_loads_the_demo_and_is_replayed(page, page_gu
     page.goto(book_site.url_for(CHAPTER), wait_until="load")
     demo = page.locator(".cj-demo").first
     demo.scroll_into_view_if_needed()
-    page.wait_for_timeout(300)
-    assert page.locator(".widget-subarea").count() == 0  # scrolled there, not yet touched
+    settle(page)
+    assert not loader_started(page) and page.locator(".widget-subarea").count() == 0  # scrolled there, not touched
     option = demo.locator(".cj-demo-placeholder .cj-pic-button").nth(2)
     label = option.inner_text().strip()
     option.click()
@@ -185,8 +223,8 @@ def test_a_reader_the_page_cannot_see_starts_a_demo_with_its_button(page, page_g
     start.evaluate("(b) => b.focus()")
     box = start.bounding_box()
     assert box and box["width"] >= 44 and box["height"] >= 44, box  # seen, finger-sized
-    page.wait_for_timeout(300)
-    assert page.locator(".widget-subarea").count() == 0  # focus alone loads nothing
+    settle(page)  # the focus handlers ran as the focus moved; a frame has passed since
+    assert not loader_started(page) and page.locator(".widget-subarea").count() == 0  # focus alone loads nothing
     start.evaluate("(b) => b.click()")
     page.wait_for_selector(".cj-demo.cj-demo-ready")
     where = page.evaluate("""() => { const a = document.activeElement;
@@ -205,8 +243,8 @@ def test_each_picture_holds_its_demos_room(page, page_guard, book_site, viewport
     for name in pages:
         urls.clear()
         page.goto(book_site.url_for(name), wait_until="load")
-        page.wait_for_timeout(200)
-        early = [u for u in urls if WIDGET_CODE.search(u)]
+        settle(page)
+        early = [u for u in urls if WIDGET_CODE.search(u)] or loader_started(page)
         if early:
             problems.append(f"{name}: widget code fetched before the reader did anything: {early}")
         demos = page.locator(".cj-demo")
@@ -218,9 +256,9 @@ def test_each_picture_holds_its_demos_room(page, page_guard, book_site, viewport
         # far off-screen holds only an estimate of its room until then (content-visibility;
         # tests/browser/test_practice_book.py checks that part).
         page.add_style_tag(content=DRAW_ALL)
-        page.wait_for_timeout(200)
+        settle(page)
         before = [demos.nth(i).evaluate(_GEOMETRY_JS) for i in range(demos.count())]
-        if [u for u in urls if WIDGET_CODE.search(u)]:
+        if [u for u in urls if WIDGET_CODE.search(u)] or loader_started(page):
             problems.append(f"{name}: widget code fetched on a scroll alone")
         engage(page)
         page.wait_for_function(

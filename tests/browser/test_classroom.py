@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from datetime import datetime, timezone
 from pathlib import Path
 
 import nbformat
@@ -193,17 +194,36 @@ def test_a_killed_kernel_is_told_and_reload_starts_again(voila_app, screen_page,
     play_a_card(page)
 
 
+def idle_seconds(app, kernel: str) -> float | None:
+    """How long the server has seen ``kernel`` idle (its own ``last_activity``); None once it is gone."""
+    status, body = get(app, f"/api/kernels/{kernel}")
+    if status != 200:
+        return None
+    last = datetime.fromisoformat(json.loads(body)["last_activity"].replace("Z", "+00:00"))
+    return (datetime.now(timezone.utc) - last).total_seconds()
+
+
 def test_a_culled_kernel_is_told_and_unconnected_ones_go_first(voila_app, page):
-    app = voila_app(LESSON, cull_idle_timeout=3, cull_connected_timeout=10, cull_interval=1)
-    page.goto(app.url)
-    wait_for_sandbox(page)
-    connected = kernel_id(page)
+    # No page: culled after 2 s idle. A page connected: only after 15 s. Each step waits for a
+    # condition; the wide gap keeps the two apart on a busy machine.
+    idle, connected_idle = 2, 15
+    app = voila_app(LESSON, cull_idle_timeout=idle, cull_connected_timeout=connected_idle, cull_interval=1)
     status, html = get(app, "/")  # a page fetched but never connected (no websocket)
     assert status == 200
     unconnected = json.loads(html.split('<script id="jupyter-config-data" type="application/json">')[1]
                              .split("</script>")[0])["kernelId"]
+    page.goto(app.url)
+    wait_for_sandbox(page)
+    connected = kernel_id(page)
     wait_until(lambda: not kernel_known(app, unconnected), 30, "the unconnected kernel was not culled")
-    assert kernel_known(app, connected), "the connected kernel went with the unconnected one"
+
+    def idle_longer_than_unconnected_may_be() -> bool:
+        seconds = idle_seconds(app, connected)
+        return seconds is None or seconds > idle + 2  # None: gone, which the assert below reports
+
+    # The page's kernel, idle for longer than an unconnected one may be, is kept while its page is there.
+    wait_until(idle_longer_than_unconnected_may_be, 30, "the connected kernel did not go idle")
+    assert kernel_known(app, connected), "the connected kernel was culled as if no page were connected"
     expect_lost(page, "dead")  # told as the shutdown begins
     wait_until(lambda: not kernel_known(app, connected), 20, "the connected kernel was not culled")
 
@@ -226,9 +246,10 @@ def test_a_restarted_server_is_told(voila_app, page, page_guard):
 
 def test_a_dead_pre_heated_kernel_is_never_handed_out(voila_app, page):
     app = voila_app(LESSON, pool_sizes={SANDBOX: 1})
+    # A pool entry is done, and the pool "filled", only once its lesson is rendered
+    # (calijack.classroom waits for the render before it lets a fill go).
     wait_until(lambda: "Kernel pool of 07_sandbox.ipynb is filled" in app.log_text()
                and len(kernels_of(app)) == 1, 120, "the pool was not filled")
-    time.sleep(2)  # its lesson is rendered
     pooled = kernels_of(app)[0]
     pooled.kill()
     pooled.wait(10)
