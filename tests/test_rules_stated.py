@@ -77,7 +77,7 @@ def test_the_seat_after_the_dealer_leads_first(eng, players, dealer, order):
 
     assert Match(rules, dealer).next_deal(1).start().to_play == leader
     for seed in range(3):                    # the fast paths: the first card is the leader's
-        hands, _, _ = core.deal_cards(random.Random(seed), rules)
+        _, hands, _, _ = core.shuffle(random.Random(seed), rules)
         plays: list[int] = []
         fast.random_deal(random.Random(seed), rules, dealer, plays)
         assert plays[0] in hands[leader]
