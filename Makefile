@@ -11,7 +11,7 @@ VOILA_PORT ?= 8866
 
 # Copied to .venv/etc/jupyter/voila.py: any `voila` of the environment reads calijack's lesson
 # settings (README: lessons for a class).
-VOILA_SETTINGS := calijack/jupyter_config/environment/voila.py
+VOILA_SETTINGS := calijack/serve/jupyter_config/environment/voila.py
 
 $(STAMP): requirements.txt pyproject.toml $(VOILA_SETTINGS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -43,8 +43,8 @@ lite: env npm
 
 # The book's execution cache is keyed by each notebook's own code: when the engine changes,
 # the cache and the read pages go, so every chapter runs (and asserts) again against the
-# engine as it is now.
-ENGINE_FILES := $(shell find calijack -type f -not -path '*/__pycache__/*' -not -name '*.pyc')
+# engine as it is now. (calijack/serve is not run by any page: a change there runs nothing again.)
+ENGINE_FILES := $(shell find calijack -type f -not -path '*/__pycache__/*' -not -name '*.pyc' -not -path 'calijack/serve/*')
 _build/.engine-stamp: $(ENGINE_FILES)
 	rm -rf _build/.jupyter_cache _build/.doctrees
 	mkdir -p _build && touch $@
@@ -61,7 +61,7 @@ serve: env book
 
 bench: env
 	$(PY) -m pip install --quiet --disable-pip-version-check -r bench/requirements.txt
-	$(PY) -m calijack bench --json
+	$(PY) bench/speed.py --json
 
 # Page speed of the built book: Lighthouse (pinned in bench/lighthouse) on every page, with budgets.
 lighthouse: env chromium book

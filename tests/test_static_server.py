@@ -1,4 +1,4 @@
-"""calijack.static_server: what a real static host sends (compression, types, cache headers)."""
+"""calijack.serve.static: what a real static host sends (compression, types, cache headers)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from calijack.static_server import IMMUTABLE, REVALIDATE, cache_control, precompress, serving
+from calijack.serve.static import IMMUTABLE, REVALIDATE, cache_control, precompress, serving
 
 TEXT = "<!DOCTYPE html><title>x</title>" + "<p>California Jack</p>" * 200
 SCRIPT = "console.log(1);\n" * 100
@@ -264,7 +264,7 @@ def test_the_server_stops_with_a_connection_still_open(tmp_path):
 
 def test_the_command_serves_until_interrupted(tmp_path):
     make_site(tmp_path)
-    proc = subprocess.Popen([sys.executable, "-m", "calijack.static_server", str(tmp_path),
+    proc = subprocess.Popen([sys.executable, "-m", "calijack.serve.static", str(tmp_path),
                              "--port", "0", "--precompress"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -1,4 +1,4 @@
-"""Time random play of OpenSpiel's ``hearts`` driven from Python: the yardstick of ``calijack bench``.
+"""Time random play of OpenSpiel's ``hearts`` driven from Python: the yardstick of ``bench/speed.py``.
 
 Plays complete games of ``pyspiel.load_game("hearts")`` back to back, every
 decision taken at random from Python:
@@ -15,11 +15,10 @@ single-threaded: one core.
 The figure is meant to sit next to calijack's own deals/second: both are
 "a whole hand of a trick-taking game, played at random from Python".
 
-It lives in the package, so ``calijack bench`` finds it in any install, editable or not
-(``bench/openspiel_hearts.py`` in a source checkout runs this same module). OpenSpiel itself
-is optional and imported only when this runs. Usage::
+OpenSpiel itself is imported only when this runs (``make bench`` installs it from
+``bench/requirements.txt``). Usage::
 
-    python -m calijack.openspiel_hearts [--seconds S] [--seed N] [--json]
+    python bench/openspiel_hearts.py [--seconds S] [--seed N] [--json]
 
 With ``--json`` it prints one line::
 

@@ -1,6 +1,6 @@
 """Serve a folder on 127.0.0.1 the way a real static host does: compressed, typed, cached.
 
-    python -m calijack.static_server _build/html --port 8000
+    python -m calijack.serve.static _build/html --port 8000
 
 The built book (and the live in-browser book beside it) are static files. Python's
 ``http.server`` sends them uncompressed, with whatever MIME types the machine's
@@ -268,10 +268,10 @@ def _in_parallel(work: Callable, items: Iterable) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m calijack.static_server FOLDER [--port N]``: serve until Ctrl-C;
+    """``python -m calijack.serve.static FOLDER [--port N]``: serve until Ctrl-C;
     ``--precompress`` writes the compressed twins first."""
     parser = argparse.ArgumentParser(
-        prog="python -m calijack.static_server",
+        prog="python -m calijack.serve.static",
         description="Serve a folder on 127.0.0.1 with compression, MIME types and cache headers.",
     )
     parser.add_argument("folder", type=Path)
@@ -281,14 +281,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--log", action="store_true", help="print one line per request")
     args = parser.parse_args(argv)
     if not args.folder.is_dir():
-        print(f"calijack.static_server: {args.folder} is not a folder", file=sys.stderr)
+        print(f"calijack.serve.static: {args.folder} is not a folder", file=sys.stderr)
         return 2
     if args.precompress:
         print(f"Compressed {precompress(args.folder)} files", flush=True)
     try:
         server = make_server(make_app(args.folder, log=args.log), args.port)
     except OSError as exc:
-        print(f"calijack.static_server: cannot listen on {HOST}:{args.port}: {exc.strerror}",
+        print(f"calijack.serve.static: cannot listen on {HOST}:{args.port}: {exc.strerror}",
               file=sys.stderr)
         return 1
     print(f"Serving {args.folder.resolve()} on http://{HOST}:{server.effective_port}/ "
