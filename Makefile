@@ -59,8 +59,8 @@ test: env chromium book
 serve: env book
 	@$(PY) -m calijack.serve --book _build/html --book-port $(BOOK_PORT) --voila-port $(VOILA_PORT)
 
+# OpenSpiel, the yardstick, comes with the test extra (requirements.txt).
 bench: env
-	$(PY) -m pip install --quiet --disable-pip-version-check -r bench/requirements.txt
 	$(PY) bench/speed.py --json
 
 # Page speed of the built book: Lighthouse (pinned in bench/lighthouse) on every page, with budgets.
@@ -68,10 +68,20 @@ lighthouse: env chromium book
 	npm ci --prefix bench/lighthouse --no-audit --no-fund --silent
 	$(PY) bench/lighthouse.py
 
+# requirements.txt: every package make installs, pinned: pyproject.toml's dependencies with the
+# extras make needs, and requirements.in (the book's tools). pip-compile (pip-tools, pinned here)
+# keeps the pins requirements.txt has and resolves only what is new, so adding one package moves
+# no other; `make lock UPGRADE=1` moves them all to the newest allowed. (calijack itself, which
+# the extras name, is left out; setuptools is pinned like any other package.)
+PIP_TOOLS := pip-tools==7.6.2
+LOCK_VENV := $(or $(TMPDIR),/tmp)/calijack-lock
 lock:
-	$(PYTHON) -m venv /tmp/calijack-lock && /tmp/calijack-lock/bin/pip install -q -r requirements.in \
-	  && { echo "# Exact pins of every package (pip freeze of requirements.in). Regenerate with: make lock"; \
-	       /tmp/calijack-lock/bin/pip freeze; } > requirements.txt
+	test -x $(LOCK_VENV)/bin/pip || $(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/pip install --quiet --disable-pip-version-check $(PIP_TOOLS)
+	CUSTOM_COMPILE_COMMAND="make lock" $(LOCK_VENV)/bin/pip-compile --quiet --strip-extras \
+	  --no-emit-index-url --no-emit-find-links --unsafe-package calijack $(if $(UPGRADE),--upgrade) \
+	  --extra widgets --extra lessons --extra openspiel --extra test \
+	  --output-file requirements.txt pyproject.toml requirements.in
 
 clean:
 	rm -rf _build $(VENV)

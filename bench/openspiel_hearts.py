@@ -15,8 +15,8 @@ single-threaded: one core.
 The figure is meant to sit next to calijack's own deals/second: both are
 "a whole hand of a trick-taking game, played at random from Python".
 
-OpenSpiel itself is imported only when this runs (``make bench`` installs it from
-``bench/requirements.txt``). Usage::
+OpenSpiel itself is imported only when this runs (the ``openspiel`` extra, which ``make``
+installs with the test extra). Usage::
 
     python bench/openspiel_hearts.py [--seconds S] [--seed N] [--json]
 
@@ -74,7 +74,7 @@ def import_pyspiel():
         print(
             "openspiel_hearts: cannot import pyspiel (OpenSpiel's Python module): "
             f"{detail}; install it with 'pip install open_spiel==2.0.2' "
-            "(in a source checkout: 'pip install -r bench/requirements.txt')",
+            "(in a source checkout: make env, or pip install '.[openspiel]')",
             file=sys.stderr,
         )
         sys.exit(EXIT_NO_OPENSPIEL)

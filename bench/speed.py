@@ -4,8 +4,8 @@
 
 The two are measured in alternating rounds on one core each and compared by their medians,
 so a slow spell of the machine weighs on both sides alike. OpenSpiel's side runs
-``bench/openspiel_hearts.py`` with the same interpreter (``make bench`` installs OpenSpiel
-from ``bench/requirements.txt``); without it, the comparison is reported as unavailable.
+``bench/openspiel_hearts.py`` with the same interpreter (OpenSpiel is the ``openspiel``
+extra, which ``make`` installs); without it, the comparison is reported as unavailable.
 """
 
 from __future__ import annotations

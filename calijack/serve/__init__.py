@@ -40,7 +40,11 @@ import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 
-from calijack.serve import static
+from calijack.extras import require
+
+require("lessons", __name__)
+
+from calijack.serve import static  # noqa: E402 - once the extra is known to be there
 
 HOST = "127.0.0.1"
 # calijack's Voilà configuration (calijack/serve/jupyter_config/voila.py): its template, the Host
