@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 BOOK_PORT ?= 8000
 VOILA_PORT ?= 8866
 
-.PHONY: env chromium npm lite book test serve bench lighthouse lock clean
+.PHONY: env chromium npm lite book test test-fast serve bench lighthouse lock clean
 
 # Copied to .venv/etc/jupyter/voila.py: any `voila` of the environment reads calijack's lesson
 # settings (README: lessons for a class).
@@ -55,6 +55,12 @@ book: env lite _build/.engine-stamp
 
 test: env chromium book
 	$(PY) -m pytest
+
+# The quick loop while working on the engine or the widgets: every test that needs neither the
+# built book, nor a browser, nor the package index (markers in pyproject.toml); no book build.
+# `make test` (and CI) runs them all.
+test-fast: env
+	$(PY) -m pytest tests -m "not browser and not built_book and not packaging"
 
 serve: env book
 	@$(PY) -m calijack.serve --book _build/html --book-port $(BOOK_PORT) --voila-port $(VOILA_PORT)
