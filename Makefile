@@ -7,11 +7,11 @@ STAMP := $(VENV)/.installed
 BOOK_PORT ?= 8000
 VOILA_PORT ?= 8866
 
-.PHONY: env chromium npm lite book test serve bench lighthouse lock clean hub hub-env
+.PHONY: env chromium npm lite book test test-fast serve bench lighthouse lock clean hub hub-env
 
 # Copied to .venv/etc/jupyter/voila.py: any `voila` of the environment reads calijack's lesson
 # settings (README: lessons for a class).
-VOILA_SETTINGS := calijack/jupyter_config/environment/voila.py
+VOILA_SETTINGS := calijack/serve/jupyter_config/environment/voila.py
 
 $(STAMP): requirements.txt pyproject.toml $(VOILA_SETTINGS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -43,8 +43,8 @@ lite: env npm
 
 # The book's execution cache is keyed by each notebook's own code: when the engine changes,
 # the cache and the read pages go, so every chapter runs (and asserts) again against the
-# engine as it is now.
-ENGINE_FILES := $(shell find calijack -type f -not -path '*/__pycache__/*' -not -name '*.pyc')
+# engine as it is now. (calijack/serve is not run by any page: a change there runs nothing again.)
+ENGINE_FILES := $(shell find calijack -type f -not -path '*/__pycache__/*' -not -name '*.pyc' -not -path 'calijack/serve/*')
 _build/.engine-stamp: $(ENGINE_FILES)
 	rm -rf _build/.jupyter_cache _build/.doctrees
 	mkdir -p _build && touch $@
@@ -56,12 +56,18 @@ book: env lite _build/.engine-stamp
 test: env chromium book hub-env
 	$(PY) -m pytest
 
+# The quick loop while working on the engine or the widgets: every test that needs neither the
+# built book, nor a browser, nor the package index (markers in pyproject.toml); no book build.
+# `make test` (and CI) runs them all.
+test-fast: env
+	$(PY) -m pytest tests -m "not browser and not built_book and not packaging"
+
 serve: env book
 	@$(PY) -m calijack.serve --book _build/html --book-port $(BOOK_PORT) --voila-port $(VOILA_PORT)
 
+# OpenSpiel, the yardstick, comes with the test extra (requirements.txt).
 bench: env
-	$(PY) -m pip install --quiet --disable-pip-version-check -r bench/requirements.txt
-	$(PY) -m calijack bench --json
+	$(PY) bench/speed.py --json
 
 # Page speed of the built book: Lighthouse (pinned in bench/lighthouse) on every page, with budgets.
 lighthouse: env chromium book
@@ -89,10 +95,20 @@ hub: hub-env
 	  --state $(HUB_STATE) $(if $(HUB_LISTEN),--listen $(HUB_LISTEN)) $(if $(HUB_NAME),--host-name $(HUB_NAME)) \
 	  $(if $(HUB_CERT),--ssl-cert $(HUB_CERT)) $(if $(HUB_KEY),--ssl-key $(HUB_KEY))
 
+# requirements.txt: every package make installs, pinned: pyproject.toml's dependencies with the
+# extras make needs, and requirements.in (the book's tools). pip-compile (pip-tools, pinned here)
+# keeps the pins requirements.txt has and resolves only what is new, so adding one package moves
+# no other; `make lock UPGRADE=1` moves them all to the newest allowed. (calijack itself, which
+# the extras name, is left out; setuptools is pinned like any other package.)
+PIP_TOOLS := pip-tools==7.6.2
+LOCK_VENV := $(or $(TMPDIR),/tmp)/calijack-lock
 lock:
-	$(PYTHON) -m venv /tmp/calijack-lock && /tmp/calijack-lock/bin/pip install -q -r requirements.in \
-	  && { echo "# Exact pins of every package (pip freeze of requirements.in). Regenerate with: make lock"; \
-	       /tmp/calijack-lock/bin/pip freeze; } > requirements.txt
+	test -x $(LOCK_VENV)/bin/pip || $(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/pip install --quiet --disable-pip-version-check $(PIP_TOOLS)
+	CUSTOM_COMPILE_COMMAND="make lock" $(LOCK_VENV)/bin/pip-compile --quiet --strip-extras \
+	  --no-emit-index-url --no-emit-find-links --unsafe-package calijack $(if $(UPGRADE),--upgrade) \
+	  --extra widgets --extra lessons --extra openspiel --extra test \
+	  --output-file requirements.txt pyproject.toml requirements.in
 
 clean:
 	rm -rf _build $(VENV)

@@ -1,7 +1,7 @@
 """The live book's figures: Python in the reader's browser, measured in Chromium.
 
 Serves the built book (``_build/html``, with its live part ``lite/``) on 127.0.0.1 as
-``make serve`` does (``calijack.static_server``: compressed, typed, cached) and measures, in Debian's Chromium through Playwright:
+``make serve`` does (``calijack.serve.static``: compressed, typed, cached) and measures, in Debian's Chromium through Playwright:
 
 - *cold start*: a fresh browser profile (empty caches) on the sandbox page, once the book's
   service worker has stored the book (as on a reader's first visit); from the click on "Play
@@ -58,7 +58,7 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
-from calijack import static_server  # noqa: E402
+from calijack.serve import static as static_server  # noqa: E402
 from click_latency import CHROMIUM, CHROMIUM_ARGS, TIMER_JS, summary  # noqa: E402
 import live_network  # noqa: E402
 import live_start  # noqa: E402

@@ -30,7 +30,7 @@ if (ROOT / "calijack").is_dir():
     sys.path.insert(0, str(ROOT))
 
 from calijack import Deal  # noqa: E402
-from calijack.bench import print_report  # noqa: E402
+from speed import print_report  # noqa: E402 - bench/speed.py, beside this file
 from calijack.players import get_player, play_deal  # noqa: E402
 from calijack.review import DEFAULT_SAMPLES, exact_position, rate, review  # noqa: E402
 

@@ -1,4 +1,7 @@
-"""The command line: ``python -m calijack replay FILE [--json]``, ``review``, ``bench``, ``simulate``."""
+"""The command line: ``python -m calijack replay FILE [--json]``, ``review``, ``simulate``.
+
+(The benchmark is ``bench/speed.py`` in the repository, run by ``make bench``.)
+"""
 
 from __future__ import annotations
 
@@ -156,16 +159,9 @@ def _samples(text: str) -> int:
     return value
 
 
-def _bench(args) -> int:
-    from .bench import print_report, run
-
-    print_report(run(seconds=args.seconds, openspiel=not args.no_openspiel, rounds=args.rounds), args.json)
-    return 0
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(prog="calijack", description="California Jack: replay, simulate, benchmark")
+    parser = argparse.ArgumentParser(prog="calijack", description="California Jack: replay, review, simulate")
     sub = parser.add_subparsers(dest="command", required=True)
 
     replay = sub.add_parser("replay", help="check and replay a game record (RECORDS.md)")
@@ -183,13 +179,6 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"worlds per estimated play (default {DEFAULT_SAMPLES})")
     rate.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds (default 0)")
     rate.set_defaults(run=_review)
-
-    bench = sub.add_parser("bench", help="deals per second of the fast path, beside OpenSpiel hearts")
-    bench.add_argument("--seconds", type=float, default=2.0, help="time per round and side")
-    bench.add_argument("--rounds", type=int, default=5, help="alternating rounds (medians are compared)")
-    bench.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
-    bench.add_argument("--json", action="store_true", help="print one JSON object")
-    bench.set_defaults(run=_bench)
 
     try:
         from .simulate import register

@@ -1,4 +1,4 @@
-"""``python -m calijack replay`` and ``bench`` as a user runs them: exit status, streams, JSON."""
+"""``python -m calijack replay`` as a user runs it: exit status, streams, JSON."""
 
 import json
 import os
@@ -131,12 +131,3 @@ def test_messages_with_suit_symbols_survive_an_ascii_terminal(eng, tmp_path):
     proc = eng.run_cli("replay", DATA / "good_deal.json", env=env)
     no_traceback(proc)
     assert proc.returncode == 0 and "Scoring:" in proc.stdout
-
-
-def test_bench_json(eng):
-    proc = eng.run_cli("bench", "--seconds", "0.2", "--no-openspiel", "--json")
-    no_traceback(proc)
-    assert proc.returncode == 0
-    report = json.loads(proc.stdout)
-    assert report["deals_per_second"] > 0 and report["deals"] >= 100
-    assert report["three_player_deals_per_second"] > 0 and "openspiel_hearts_games_per_second" not in report

@@ -16,7 +16,7 @@ import sys
 import time
 import urllib.request
 
-from calijack.static_server import precompress
+from calijack.serve.static import precompress
 
 PAGE = "<!DOCTYPE html><title>Book</title>" + "<p>California Jack</p>" * 100
 

@@ -45,7 +45,7 @@ def test_the_configuration_locks_the_lessons_down():
     assert config.MappingKernelManager.allow_tracebacks is False
     assert "Traceback" not in config.MappingKernelManager.traceback_replacement_message
     assert config.VoilaConfiguration.template == "calijack"
-    assert config.Voila.identity_provider_class == "calijack.classroom.LessonIdentityProvider"
+    assert config.Voila.identity_provider_class == "calijack.serve.classroom.LessonIdentityProvider"
     assert "token" not in config.Voila  # no token unless asked for
 
 
@@ -57,12 +57,12 @@ def test_the_configuration_waits_for_slow_lessons_and_culls_idle_kernels():
     assert executor.skip_cells_with_tag == "book-only"
     assert config.MappingKernelManager.cull_idle_timeout == 600
     assert config.LessonKernelManager.cull_connected_timeout > 600
-    assert config.VoilaConfiguration.multi_kernel_manager_class == "calijack.classroom.LessonKernelManager"
+    assert config.VoilaConfiguration.multi_kernel_manager_class == "calijack.serve.classroom.LessonKernelManager"
     assert config.KernelRestarter.restart_limit == 0
 
 
 def test_the_environment_settings_load_the_same_configuration():
-    # make env copies calijack/jupyter_config/environment/voila.py to .venv/etc/jupyter.
+    # make env copies calijack/serve/jupyter_config/environment/voila.py to .venv/etc/jupyter.
     assert load(serve.JUPYTER_CONFIG / "environment") == load(serve.JUPYTER_CONFIG)
 
 

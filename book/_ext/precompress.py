@@ -3,8 +3,8 @@
 Beside each file worth compressing (pages, scripts, styles, JSON, SVG, the live part's
 WebAssembly, …) go ``NAME.br`` and ``NAME.gz``, compressed once at the best settings, so a
 host that serves precompressed files sends them as they are: ``make serve``
-(``calijack.static_server``, WhiteNoise), nginx with ``gzip_static``/``brotli_static``,
-Netlify, … (README: Publishing the book). ``calijack.static_server.precompress`` does it;
+(``calijack.serve.static``, WhiteNoise), nginx with ``gzip_static``/``brotli_static``,
+Netlify, … (README: Publishing the book). ``calijack.serve.static.precompress`` does it;
 the twins are kept by content in ``_build/precompressed``, so a build that copies the live
 site in again compresses nothing it compressed before.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sphinx.util import logging
 
-from calijack.static_server import precompress
+from calijack.serve.static import precompress
 
 LOGGER = logging.getLogger(__name__)
 

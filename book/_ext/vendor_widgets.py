@@ -10,10 +10,12 @@ widgets), ``html-manager`` (the manager, which bundles what it needs of the rest
 ``libembed-amd`` (the CDN-capable page renderer, which the book does not use: its loader
 ``cj-widgets.js`` renders with the manager's documented API and a local-only module loader).
 
-This script writes each module the book can use to its own file, so that RequireJS fetches
-only the ones a page asks for (an ipywidgets 8 page: base, controls and html-manager; never
-``base7``/``controls7`` unless a widget of the old protocol shows up), and drops
+This script writes each module the book uses to its own file, so that RequireJS fetches only
+the ones a page asks for (every page: base, controls and html-manager), and drops
 
+- ``base7`` and ``controls7`` (825 KB): the project pins ipywidgets 8, so every widget of the
+  book is of protocol 2 (``tests/test_widget_bundles.py`` checks the built book's state); a
+  widget of the old protocol would have to come from a third-party package, and none does,
 - the ``//# sourceMappingURL=`` comments (the maps are not shipped),
 - the CSS source maps that css-loader embedded as JavaScript objects (about 460 KB), which
   would otherwise be appended as base64 ``sourceMappingURL`` comments to every ``<style>``
@@ -35,11 +37,10 @@ from pathlib import Path
 MODULES = {
     "@jupyter-widgets/base": "jupyter-widgets-base.js",
     "@jupyter-widgets/controls": "jupyter-widgets-controls.js",
-    "@jupyter-widgets/base7": "jupyter-widgets-base7.js",
-    "@jupyter-widgets/controls7": "jupyter-widgets-controls7.js",
     "@jupyter-widgets/html-manager": "jupyter-widgets-html-manager.js",
 }
-SKIPPED = {"@jupyter-widgets/html-manager/dist/libembed-amd"}
+SKIPPED = {"@jupyter-widgets/html-manager/dist/libembed-amd",
+           "@jupyter-widgets/base7", "@jupyter-widgets/controls7"}
 LICENSE = "embed.js.LICENSE.txt"
 MAP_COMMENT = re.compile(r"^//# sourceMappingURL=.*$", re.MULTILINE)
 LICENSE_COMMENT = re.compile(r"/\*! For license information please see [\w.-]+ \*/")

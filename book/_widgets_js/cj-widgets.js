@@ -48,8 +48,6 @@
   var MODULES = {
     "@jupyter-widgets/base": "jupyter-widgets-base",
     "@jupyter-widgets/controls": "jupyter-widgets-controls",
-    "@jupyter-widgets/base7": "jupyter-widgets-base7",
-    "@jupyter-widgets/controls7": "jupyter-widgets-controls7",
     "@jupyter-widgets/html-manager": "jupyter-widgets-html-manager",
   };
   var loading = null;

@@ -50,7 +50,7 @@ from calijack.serve import (
     voila_env,
     wait_for_http,
 )
-from calijack.static_server import serving
+from calijack.serve.static import serving
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CALIJACK_CHROMIUM", "/usr/bin/chromium"))
@@ -495,7 +495,7 @@ class BookSite:
 @contextlib.contextmanager
 def serve_folder(folder: Path) -> Iterator[str]:
     """Serve ``folder`` on 127.0.0.1 and a free port as ``make serve`` does (gzip, MIME types,
-    cache headers: ``calijack.static_server``).
+    cache headers: ``calijack.serve.static``).
 
     Yields the root URL (ending in "/"); the server stops when the block ends.
     """
@@ -505,7 +505,7 @@ def serve_folder(folder: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def book_site() -> Iterator[BookSite]:
-    """``_build/html`` served by ``calijack.static_server`` on 127.0.0.1 and a free port."""
+    """``_build/html`` served by ``calijack.serve.static`` on 127.0.0.1 and a free port."""
     if not (BOOK_HTML / "index.html").is_file():
         pytest.fail(
             f"The book is not built: {BOOK_HTML}/index.html is missing. Build it first with "

@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import expect
 
 from calijack.play import Session
-from calijack.static_server import TWINS
+from calijack.serve.static import TWINS
 import test_sandbox
 from conftest import BOOK_HTML, REPO, exercise_static_demos, select_position, wait_for_widgets
 from test_sandbox import SEED, every_card_is_legal, play_while, settle

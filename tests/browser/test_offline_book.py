@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from calijack.play import Session
-from calijack.static_server import serving
+from calijack.serve.static import serving
 from conftest import (BOOK_HTML, CHROMIUM, CHROMIUM_ARGS, REPO, _guarded_page, exercise_static_demos,
                       serve_folder, wait_for_widgets)
 from test_sandbox import SEED, first_legal, press_card, settle

@@ -23,8 +23,8 @@ pytestmark = pytest.mark.browser
 REPO = Path(__file__).resolve().parents[2]
 # The book's _static/ gets both folders (html_static_path in _config.yml): the widget code and
 # its loader, and cj-a11y.js, shared with the Voilà template, which the loader fetches too.
-STATIC_FOLDERS = (REPO / "book" / "_widgets_js", REPO / "calijack" / "jupyter_data" / "voila" / "templates"
-                  / "calijack" / "static")
+STATIC_FOLDERS = (REPO / "book" / "_widgets_js",
+                  REPO / "calijack" / "serve" / "jupyter_data" / "voila" / "templates" / "calijack" / "static")
 
 PAGE = """<!DOCTYPE html>
 <html lang="en">

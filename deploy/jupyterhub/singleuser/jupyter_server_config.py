@@ -6,7 +6,7 @@ single-user server (``jupyterhub-singleuser``, a Jupyter server) reads this file
 
 Voilà runs here as the server's extension, not as its own application: its page, executor and
 kernels take their settings from the *server's* configuration. So calijack's Voilà settings
-(``calijack/jupyter_config/voila.py``: the template, no tracebacks, the timeouts, the kernel rules)
+(``calijack/serve/jupyter_config/voila.py``: the template, no tracebacks, the timeouts, the kernel rules)
 are loaded into it from that one file, and the few that belong to Voilà's own application are
 carried over to the server here: the kernel manager and the Host check.
 """
@@ -23,7 +23,7 @@ c = get_config()  # noqa: F821 - defined by traitlets' config loader
 # The same settings file as `make serve` (it also puts calijack's template folder on JUPYTER_PATH).
 load_subconfig("voila.py", str(JUPYTER_CONFIG))  # noqa: F821 - defined by traitlets' config loader
 
-# The kernel rules (calijack.classroom): idle kernels go, a page whose kernel is stopped is told.
+# The kernel rules (calijack.serve.classroom): idle kernels go, a page whose kernel is stopped is told.
 c.ServerApp.kernel_manager_class = c.VoilaConfiguration.multi_kernel_manager_class
 
 # The Host check: a request naming a host other than this machine (or the hub's name, given by

@@ -2,13 +2,19 @@
 
     python -m calijack.serve --book _build/html --book-port 8000 --voila-port 8866
 
+``calijack.serve`` is the repository's serving side, not part of the engine: it serves this
+checkout's built book and lessons, needs the ``lessons`` extra (Voilà, WhiteNoise, waitress),
+and is left out of the wheel. Besides this module: :mod:`calijack.serve.static` (the book's
+static server), :mod:`calijack.serve.classroom` (Voilà's kernel rules for a class), and the
+Voilà configuration and template in ``jupyter_config/`` and ``jupyter_data/``.
+
 - The book: the static site in ``--book``, served as a real host serves it (Brotli or gzip,
   MIME types, among them ``.wasm`` and ``.mjs`` for the live lessons' Python, cache headers:
-  :mod:`calijack.static_server`).
+  :mod:`calijack.serve.static`).
 - The lessons: Voilà over the ``--notebooks`` folder (tree mode), run with calijack's Voilà
-  configuration (``calijack/jupyter_config/voila.py``: its template, which loads nothing from
-  another host; the Host check; no tracebacks; timeouts; the kernel rules of
-  ``calijack.classroom``). This module adds what a class needs: pre-heated kernels (more for
+  configuration (``calijack/serve/jupyter_config/voila.py``: its template, which loads nothing
+  from another host; the Host check; no tracebacks; timeouts; the kernel rules of
+  ``calijack.serve.classroom``). This module adds what a class needs: pre-heated kernels (more for
   the sandbox, ``--sandbox-pool``), a cap on lesson pages (``--max-learners``), idle limits,
   a token (``--token``) and, with both a token and a name, the network (``--listen``).
 
@@ -34,14 +40,18 @@ import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 
-from calijack import static_server
+from calijack.extras import require
+
+require("lessons", __name__)
+
+from calijack.serve import static  # noqa: E402 - once the extra is known to be there
 
 HOST = "127.0.0.1"
-# calijack's Voilà configuration (calijack/jupyter_config/voila.py): its template, the Host
+# calijack's Voilà configuration (calijack/serve/jupyter_config/voila.py): its template, the Host
 # check, no tracebacks, the timeouts, the kernel cap and the idle limits. Voilà finds it on
 # JUPYTER_CONFIG_PATH; the repository's top-level voila.py loads it too.
 JUPYTER_CONFIG = Path(__file__).resolve().parent / "jupyter_config"
-# calijack's Voilà template (calijack/jupyter_data/voila/templates/calijack): the "lab"
+# calijack's Voilà template (calijack/serve/jupyter_data/voila/templates/calijack): the "lab"
 # template without its links to cdn.jsdelivr.net, with the "lessons are full" page and the
 # "lost its connection" notice.
 JUPYTER_DATA = Path(__file__).resolve().parent / "jupyter_data"
@@ -285,7 +295,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     try:
-        book_server = static_server.make_server(static_server.make_app(book), args.book_port, HOST)
+        book_server = static.make_server(static.make_app(book), args.book_port, HOST)
     except OSError as exc:
         return _fail(f"cannot serve the book on {HOST}:{args.book_port}: {exc.strerror}.", 1)
     book_thread = threading.Thread(target=book_server.run, name="book", daemon=True)
@@ -334,9 +344,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         print("\ncalijack.serve: stopping…", file=sys.stderr, flush=True)
         stop_process_group(voila)
-        static_server.stop(book_server, book_thread)
+        static.stop(book_server, book_thread)
     return code
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,6 +1,6 @@
 """The lesson server's rules for a classroom, as Voilà classes named in its configuration.
 
-``calijack/jupyter_config/voila.py`` selects them, so ``make serve``, the tests and a plain
+``calijack/serve/jupyter_config/voila.py`` selects them, so ``make serve``, the tests and a plain
 ``voila`` started at the top of the repository all run with them:
 
 - :class:`LessonKernelManager`: one kernel per open lesson page, and

@@ -1,6 +1,6 @@
 """Serve a folder on 127.0.0.1 the way a real static host does: compressed, typed, cached.
 
-    python -m calijack.static_server _build/html --port 8000
+    python -m calijack.serve.static _build/html --port 8000
 
 The built book (and the live in-browser book beside it) are static files. Python's
 ``http.server`` sends them uncompressed, with whatever MIME types the machine's
@@ -216,11 +216,11 @@ def precompress(root: str | os.PathLike, *, cache: str | os.PathLike | None = No
     they save 5 % or more (WhiteNoise's compressor: Brotli at its best, gzip at 9). A file
     with a twin as new as itself is left alone (the twins get their file's time).
 
-    ``cache``, a folder, keeps the twins by their file's content, so a file written again
-    with the same bytes (the live site, which every book build copies in anew) takes them
-    from there; Brotli's best is slow (about 70 s of processor time for the whole site).
-    Entries no file of ``root`` has any more are dropped. Returns the number of files
-    compressed."""
+    ``cache``, a folder (one for each ``root``), keeps the twins by their file's content, so
+    a file written again with the same bytes (the live site, which every book build copies in
+    anew) takes them from there; Brotli's best is slow (about 70 s of processor time for the
+    whole site). Entries no file of ``root`` has any more are dropped, and so are the twins
+    it wrote last time whose file is gone. Returns the number of files compressed."""
     compressor = Compressor(extensions=SKIP_COMPRESS, quiet=quiet)
     files = []
     for folder, subfolders, names in os.walk(root):
@@ -234,6 +234,14 @@ def precompress(root: str | os.PathLike, *, cache: str | os.PathLike | None = No
         return len(todo)
     cache = Path(cache)
     cache.mkdir(parents=True, exist_ok=True)
+    # The twins the last run left beside root's files: those whose file is gone since (a state
+    # file an incremental build dropped) go too, or they would pile up in the site.
+    manifest = cache / "twins.txt"
+    if manifest.is_file():
+        for name in manifest.read_text(encoding="utf-8").splitlines():
+            twin = os.path.join(root, name)
+            if os.path.isfile(twin) and not os.path.exists(twin[:-3]):
+                os.unlink(twin)
     key = {path: hashlib.sha256(Path(path).read_bytes()).hexdigest() for path in files}
     new = {key[path]: path for path in todo if not (cache / key[path]).is_dir()}
     _in_parallel(compressor.compress, new.values())
@@ -250,9 +258,12 @@ def precompress(root: str | os.PathLike, *, cache: str | os.PathLike | None = No
                 shutil.copyfile(twin, path + twin.name)
                 stat = os.stat(path)
                 os.utime(path + twin.name, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    kept = set(key.values())
     for entry in cache.iterdir():
-        if entry.name not in key.values():
+        if entry.is_dir() and entry.name not in kept:
             shutil.rmtree(entry)
+    manifest.write_text("".join(os.path.relpath(path + twin, root) + "\n" for path in files
+                                for twin in TWINS if os.path.isfile(path + twin)), encoding="utf-8")
     return len(new)
 
 
@@ -268,10 +279,10 @@ def _in_parallel(work: Callable, items: Iterable) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m calijack.static_server FOLDER [--port N]``: serve until Ctrl-C;
+    """``python -m calijack.serve.static FOLDER [--port N]``: serve until Ctrl-C;
     ``--precompress`` writes the compressed twins first."""
     parser = argparse.ArgumentParser(
-        prog="python -m calijack.static_server",
+        prog="python -m calijack.serve.static",
         description="Serve a folder on 127.0.0.1 with compression, MIME types and cache headers.",
     )
     parser.add_argument("folder", type=Path)
@@ -281,14 +292,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--log", action="store_true", help="print one line per request")
     args = parser.parse_args(argv)
     if not args.folder.is_dir():
-        print(f"calijack.static_server: {args.folder} is not a folder", file=sys.stderr)
+        print(f"calijack.serve.static: {args.folder} is not a folder", file=sys.stderr)
         return 2
     if args.precompress:
         print(f"Compressed {precompress(args.folder)} files", flush=True)
     try:
         server = make_server(make_app(args.folder, log=args.log), args.port)
     except OSError as exc:
-        print(f"calijack.static_server: cannot listen on {HOST}:{args.port}: {exc.strerror}",
+        print(f"calijack.serve.static: cannot listen on {HOST}:{args.port}: {exc.strerror}",
               file=sys.stderr)
         return 1
     print(f"Serving {args.folder.resolve()} on http://{HOST}:{server.effective_port}/ "

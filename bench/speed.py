@@ -1,29 +1,38 @@
-"""``calijack bench``: the fast path's deals per second beside OpenSpiel hearts, one run.
+"""The fast path's deals per second beside OpenSpiel hearts, one run (``make bench``).
+
+    .venv/bin/python bench/speed.py [--seconds 2] [--rounds 5] [--no-openspiel] [--json]
 
 The two are measured in alternating rounds on one core each and compared by their medians,
-so a slow spell of the machine weighs on both sides alike.
+so a slow spell of the machine weighs on both sides alike. OpenSpiel's side runs
+``bench/openspiel_hearts.py`` with the same interpreter (OpenSpiel is the ``openspiel``
+extra, which ``make`` installs); without it, the comparison is reported as unavailable.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
 import statistics
 import subprocess
 import sys
+from pathlib import Path
 
-from .fast import deals_per_second
-from .rules import Rules
+ROOT = Path(__file__).resolve().parent.parent
+if (ROOT / "calijack").is_dir():
+    sys.path.insert(0, str(ROOT))
 
-__all__ = ["run", "print_report"]
+from calijack.fast import deals_per_second  # noqa: E402
+from calijack.rules import Rules  # noqa: E402
 
-# Run as a module of this package, so it is found in any install (not by a path to bench/).
-YARDSTICK = "calijack.openspiel_hearts"
+__all__ = ["run", "print_report", "main"]
+
+YARDSTICK = Path(__file__).resolve().parent / "openspiel_hearts.py"
 
 
 def _openspiel(seconds: float) -> dict:
-    proc = subprocess.run([sys.executable, "-m", YARDSTICK, "--seconds", str(seconds), "--json"],
+    proc = subprocess.run([sys.executable, str(YARDSTICK), "--seconds", str(seconds), "--json"],
                           capture_output=True, text=True, timeout=seconds * 10 + 120)
     if proc.returncode != 0:
         message = proc.stderr.strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
@@ -74,3 +83,19 @@ def print_report(report: dict, as_json: bool) -> None:
     else:
         for key, value in report.items():
             print(f"{key}: {value}")
+
+
+def main(argv=None) -> int:
+    """Run the benchmark and print its report."""
+    parser = argparse.ArgumentParser(prog="bench/speed.py", description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per round and side")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (medians are compared)")
+    parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    print_report(run(seconds=args.seconds, openspiel=not args.no_openspiel, rounds=args.rounds), args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

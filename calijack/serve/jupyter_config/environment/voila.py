@@ -3,7 +3,8 @@
 ``make env`` copies this file to the environment's ``etc/jupyter/voila.py``: Voilà reads
 ``voila.py`` from each folder of ``jupyter --paths`` "config", and that one is among them for
 any Voilà of the environment, wherever it is started. It loads the one real file,
-``calijack/jupyter_config/voila.py``, from wherever calijack is installed.
+``calijack/serve/jupyter_config/voila.py``, from the checkout calijack is installed from
+(``make env`` installs it editable; the wheel has no ``calijack.serve``).
 """
 
 from importlib.util import find_spec
@@ -11,4 +12,4 @@ from pathlib import Path
 
 _calijack = find_spec("calijack")
 if _calijack is not None and _calijack.origin:
-    load_subconfig("voila.py", str(Path(_calijack.origin).parent / "jupyter_config"))  # noqa: F821
+    load_subconfig("voila.py", str(Path(_calijack.origin).parent / "serve" / "jupyter_config"))  # noqa: F821

@@ -14,7 +14,7 @@ from pathlib import Path
 
 c = get_config()  # noqa: F821 - defined by traitlets' config loader
 
-# calijack's template (calijack/jupyter_data/voila/templates/calijack): Voilà looks for
+# calijack's template (calijack/serve/jupyter_data/voila/templates/calijack): Voilà looks for
 # templates on JUPYTER_PATH only, so this folder goes first on it, for Voilà and its kernels.
 _data = str(Path(__file__).resolve().parent.parent / "jupyter_data")
 _paths = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
@@ -42,7 +42,7 @@ c.VoilaExecutor.cell_error_instruction = "Reload the page to start the lesson ag
 # environment, so the kernels Voilà starts do not inherit it.
 if os.environ.get("JUPYTER_TOKEN"):
     c.Voila.token = os.environ.pop("JUPYTER_TOKEN")
-c.Voila.identity_provider_class = "calijack.classroom.LessonIdentityProvider"
+c.Voila.identity_provider_class = "calijack.serve.classroom.LessonIdentityProvider"
 # The login page asks for the token only (no "set a password" form: a learner has no use for it).
 c.LessonIdentityProvider.allow_password_change = False
 
@@ -61,7 +61,7 @@ c.VoilaExecutor.cell_timeout_instruction = "The lesson took too long to start: r
 c.VoilaExecutor.skip_cells_with_tag = "book-only"
 
 # -- Kernels: a cap, and none left behind ------------------------------------------------------
-c.VoilaConfiguration.multi_kernel_manager_class = "calijack.classroom.LessonKernelManager"
+c.VoilaConfiguration.multi_kernel_manager_class = "calijack.serve.classroom.LessonKernelManager"
 c.LessonKernelManager.max_learners = 40
 c.MappingKernelManager.cull_idle_timeout = 600  # no page connected: 10 minutes
 c.LessonKernelManager.cull_connected_timeout = 3600  # a page open but idle: an hour
