@@ -1,0 +1,121 @@
+"""The opponents' ladder: each level against the one below, on paired deals; prints numbers.
+
+    nice -n 19 .venv/bin/python bench/ladder.py [--pairs 400] [--jobs 2] [--seed 22] [--only expert_vs_strong]
+
+Plays, on paired deals (``bench/paired.py``: the same cards twice, seats swapped), Beginner
+against the random player (to show it is not random), Casual against Beginner, Strong against
+Casual and Expert against Strong. Strong *is* the old ``search`` (``get_player("strong")`` and
+``get_player("search")`` build the same player with the same options), so Expert against
+Strong is Expert against the old search too. For each pairing it prints the upper level's mean
+point difference per deal with its 95% interval, and each level's decision time (processor
+milliseconds, p50 and p95, over decisions with more than one legal card).
+
+It writes ``calijack/data/ladder.json`` (committed: the Strategy chapter and the README read
+their figures from it), and ``bench/out/ladder_<pairing>.json`` (git-ignored) as each pairing
+ends, so ``--only`` can re-run one pairing and the file is assembled from the latest of each.
+Targets (issue 22): every interval above 0; Expert's p95 at most 100 ms (native).
+
+The figures depend on the machine: it prints and stores the load average, since a busy
+machine stretches wall-clock times (processor times much less).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+from paired import run_pairs  # noqa: E402
+
+from calijack.players import LEVELS  # noqa: E402
+
+OUT = ROOT / "bench" / "out"
+DATA = ROOT / "calijack" / "data" / "ladder.json"
+PAIRINGS = [("beginner", "random"), ("casual", "beginner"), ("strong", "casual"), ("expert", "strong")]
+
+
+def tag(a: str, b: str) -> str:
+    """A pairing's name: ``expert_vs_strong``."""
+    return f"{a}_vs_{b}"
+
+
+def play(a: str, b: str, pairs: int, seed: int, jobs: int) -> dict:
+    """One pairing, with a progress line every tenth of the way; its report (also saved)."""
+    start, step = time.time(), max(1, pairs // 10)
+
+    def progress(done, results):
+        if done % step == 0 or done == pairs:
+            means = [sum(r["diff"]) / 2 for r in results]
+            print(f"  {tag(a, b)}: {done}/{pairs} pairs, mean so far {sum(means) / len(means):+.3f} "
+                  f"({time.time() - start:.0f} s)", flush=True)
+
+    report = run_pairs((a, {}), (b, {}), pairs, seed=seed, jobs=jobs, on_pair=progress)
+    report["seconds"] = round(time.time() - start, 1)
+    report["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / f"ladder_{tag(a, b)}.json").write_text(json.dumps(report, indent=1))
+    return report
+
+
+def assemble() -> dict:
+    """``ladder.json`` from the latest report of each pairing in ``bench/out``."""
+    rows, times = [], {}
+    for a, b in PAIRINGS:
+        path = OUT / f"ladder_{tag(a, b)}.json"
+        if not path.exists():
+            return {"missing": tag(a, b)}
+        report = json.loads(path.read_text())
+        rows.append({"a": a, "b": b, "pairs": report["pairs"], "deals": report["deals"], "seed": report["seed"],
+                     "mean": report["mean"], "ci95": report["ci95"], "load_average": report["load_average"]})
+        for side, name in (("A", a), ("B", b)):
+            times.setdefault(name, []).append(report["cpu_ms"][side])
+    native = {}
+    for name in LEVELS:  # a level met in two pairings: the pairing where it made the most decisions
+        if name in times:
+            best = max((t for t in times[name] if t), key=lambda t: t["decisions"])
+            native[name] = {k: best[k] for k in ("p50", "p95", "decisions")}
+    old = json.loads(DATA.read_text()) if DATA.exists() else {}
+    return {"about": "bench/ladder.py: mean match-point difference per deal on paired deals (the upper level "
+                     "minus the lower), 95% interval over the pairs; decision times in processor ms "
+                     "(decisions with a choice)",
+            "date": datetime.date.today().isoformat(), "python": platform.python_version(),
+            "rows": rows, "native_ms": native, "browser_ms": old.get("browser_ms", {})}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=400, help="paired deals per pairing (default 400)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=22)
+    parser.add_argument("--only", choices=[tag(a, b) for a, b in PAIRINGS], action="append",
+                        help="play only this pairing (repeatable); the others' latest results are kept")
+    args = parser.parse_args(argv)
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+    for a, b in PAIRINGS:
+        if args.only and tag(a, b) not in args.only:
+            continue
+        r = play(a, b, args.pairs, args.seed, args.jobs)
+        low, high = r["ci95"]
+        print(f"{tag(a, b):<20} {r['pairs']} pairs: {a} {r['mean']:+.3f} points a deal (95% interval "
+              f"{low:+.3f} to {high:+.3f}); ms per decision {a} p50 {r['cpu_ms']['A']['p50']} "
+              f"p95 {r['cpu_ms']['A']['p95']}, {b} p50 {r['cpu_ms']['B']['p50']} p95 {r['cpu_ms']['B']['p95']}"
+              f" ({r['seconds']} s)", flush=True)
+    data = assemble()
+    if "missing" in data:
+        print(f"{data['missing']} has no result yet: {DATA.relative_to(ROOT)} is left as it was")
+        return 0
+    DATA.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"wrote {DATA.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
