@@ -33,8 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
-from paired import run_pairs  # noqa: E402
+from paired import run_pairs, summary  # noqa: E402
 
+from calijack import Rules  # noqa: E402
 from calijack.players import LEVELS  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
@@ -48,19 +49,26 @@ def tag(a: str, b: str) -> str:
 
 
 def play(a: str, b: str, pairs: int, seed: int, jobs: int) -> dict:
-    """One pairing, with a progress line every tenth of the way; its report (also saved)."""
+    """One pairing; every tenth of the way a progress line, and the pairs so far saved to
+    ``bench/out/ladder_<pairing>_partial.json`` (a long run stopped early keeps its figures).
+    The finished report is saved as ``bench/out/ladder_<pairing>.json`` and returned."""
     start, step = time.time(), max(1, pairs // 10)
+    OUT.mkdir(parents=True, exist_ok=True)
+    rules = Rules()
 
     def progress(done, results):
         if done % step == 0 or done == pairs:
-            means = [sum(r["diff"]) / 2 for r in results]
-            print(f"  {tag(a, b)}: {done}/{pairs} pairs, mean so far {sum(means) / len(means):+.3f} "
-                  f"({time.time() - start:.0f} s)", flush=True)
+            so_far = summary((a, {}), (b, {}), rules, seed, results)
+            so_far["seconds"] = round(time.time() - start, 1)
+            so_far["load_average"] = [round(x, 2) for x in os.getloadavg()]
+            (OUT / f"ladder_{tag(a, b)}_partial.json").write_text(json.dumps(so_far, indent=1))
+            print(f"  {tag(a, b)}: {done}/{pairs} pairs, mean so far {so_far['mean']:+.3f} "
+                  f"(95% interval {so_far['ci95'][0]:+.3f} to {so_far['ci95'][1]:+.3f}; {so_far['seconds']:.0f} s, "
+                  f"load average {so_far['load_average'][0]})", flush=True)
 
-    report = run_pairs((a, {}), (b, {}), pairs, seed=seed, jobs=jobs, on_pair=progress)
+    report = run_pairs((a, {}), (b, {}), pairs, seed=seed, jobs=jobs, rules=rules, on_pair=progress)
     report["seconds"] = round(time.time() - start, 1)
     report["load_average"] = [round(x, 2) for x in os.getloadavg()]
-    OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"ladder_{tag(a, b)}.json").write_text(json.dumps(report, indent=1))
     return report
 

@@ -21,7 +21,7 @@ __all__ = ["ExpertPlayer", "BUDGET", "MIN_SAMPLES", "MAX_SAMPLES"]
 
 BUDGET = 12_000     # cards played in tries per decision
 MIN_SAMPLES = 24    # guesses per decision, at least …
-MAX_SAMPLES = 400   # … and at most
+MAX_SAMPLES = 300   # … and at most
 
 
 class ExpertPlayer(SearchPlayer):
