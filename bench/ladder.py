@@ -12,7 +12,9 @@ milliseconds, p50 and p95, over decisions with more than one legal card).
 
 It writes ``calijack/data/ladder.json`` (committed: the Strategy chapter and the README read
 their figures from it), and ``bench/out/ladder_<pairing>.json`` (git-ignored) as each pairing
-ends, so ``--only`` can re-run one pairing and the file is assembled from the latest of each.
+ends, so ``--only`` can re-run one pairing and the file is assembled from the latest of each
+(``--assemble`` only assembles it). Expert against OpenSpiel's ISMCTS
+(``bench/ismcts_reference.py``) goes in too, as ``reference``, once it has been run.
 Targets (issue 22): every interval above 0; Expert's p95 at most 100 ms (native).
 
 The figures depend on the machine: it prints and stores the load average, since a busy
@@ -91,11 +93,21 @@ def assemble() -> dict:
             best = max((t for t in times[name] if t), key=lambda t: t["decisions"])
             native[name] = {k: best[k] for k in ("p50", "p95", "decisions")}
     old = json.loads(DATA.read_text()) if DATA.exists() else {}
+    reference = old.get("reference")
+    path = OUT / "ismcts_reference_expert.json"
+    if path.exists():  # Expert against OpenSpiel's ISMCTS (bench/ismcts_reference.py), when it has been run
+        found = json.loads(path.read_text())
+        reference = {"uct_c": found["uct_c"], "load_average": found["load_average"],
+                     "rows": [{"sims": r["sims"], "pairs": r["pairs"], "mean": r["mean"], "ci95": r["ci95"],
+                               "expert_ms": {k: r["ours_cpu_ms"][k] for k in ("p50", "p95")},
+                               "ismcts_ms": {k: r["ismcts_cpu_ms"][k] for k in ("p50", "p95")}}
+                              for r in found["rows"]]}
     return {"about": "bench/ladder.py: mean match-point difference per deal on paired deals (the upper level "
                      "minus the lower), 95% interval over the pairs; decision times in processor ms "
                      "(decisions with a choice)",
             "date": datetime.date.today().isoformat(), "python": platform.python_version(),
-            "rows": rows, "native_ms": native, "browser_ms": old.get("browser_ms", {})}
+            "rows": rows, "native_ms": native, "browser_ms": old.get("browser_ms", {}),
+            **({"reference": reference} if reference else {})}
 
 
 def main(argv=None) -> int:
@@ -105,10 +117,12 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=22)
     parser.add_argument("--only", choices=[tag(a, b) for a, b in PAIRINGS], action="append",
                         help="play only this pairing (repeatable); the others' latest results are kept")
+    parser.add_argument("--assemble", action="store_true",
+                        help="play nothing: write ladder.json from the latest results in bench/out")
     args = parser.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     for a, b in PAIRINGS:
-        if args.only and tag(a, b) not in args.only:
+        if args.assemble or (args.only and tag(a, b) not in args.only):
             continue
         r = play(a, b, args.pairs, args.seed, args.jobs)
         low, high = r["ci95"]

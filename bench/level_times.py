@@ -48,11 +48,12 @@ def times(name: str, decisions: int) -> list[float]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=60)
+    parser.add_argument("--levels", nargs="+", choices=list(LEVELS), default=list(LEVELS))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     report = {}
     start = time.process_time()
-    for name in LEVELS:
+    for name in args.levels:
         v = sorted(1000 * s for s in times(name, args.decisions))
         report[name] = {"p50": round(statistics.median(v), 1), "p95": round(v[min(len(v) - 1, int(0.95 * len(v)))], 1),
                         "max": round(v[-1], 1), "n": len(v)}
@@ -60,7 +61,7 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps(report))
     else:
-        for name in LEVELS:
+        for name in args.levels:
             t = report[name]
             print(f"{name:<9} ms a decision: median {t['p50']}, p95 {t['p95']}, worst {t['max']} (n={t['n']})")
         print(f"{report['total_s']} s in all")

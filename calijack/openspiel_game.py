@@ -146,12 +146,15 @@ def deal_actions(deal: Deal) -> list[int]:
 class _Position:
     """Everything a state holds, immutable: a clone shares it (OpenSpiel deep-copies each attribute)."""
 
-    __slots__ = ("rules", "difference", "dealer", "cut", "dealt", "engine", "texts")
+    __slots__ = ("rules", "difference", "dealer", "cut", "dealt", "engine", "player", "texts")
 
     def __init__(self, rules: Rules, difference: bool, dealer=None, cut=None, dealt=(), engine=None):
         self.rules, self.difference, self.dealer, self.cut = rules, difference, dealer, cut
         self.dealt: tuple[int, ...] = dealt     # card indices in the order dealt
         self.engine: State | None = engine      # the deal being played, once all 52 cards are dealt
+        # OpenSpiel asks for the player to move many times per position (searches all the more).
+        self.player = (pyspiel.PlayerId.CHANCE if engine is None else
+                       pyspiel.PlayerId.TERMINAL if engine.finished else engine.to_play)
         self.texts: dict = {}                   # strings already written for this position
 
     def __deepcopy__(self, memo) -> "_Position":
@@ -161,22 +164,22 @@ class _Position:
         return (self.rules, self.difference, self.dealer, self.cut, self.dealt, self.engine)
 
     def __setstate__(self, fields) -> None:
-        self.rules, self.difference, self.dealer, self.cut, self.dealt, self.engine = fields
-        self.texts = {}
+        self.__init__(*fields)
 
     def seat_of(self, k: int) -> int | None:
         """Who receives the k-th card dealt (None: the stock)."""
         return (self.dealer + 1 + k) % PLAYERS if k < 6 * PLAYERS else None
 
-    def deal(self) -> Deal:
-        """The engine's deal of the 52 cards dealt."""
-        hands = [[], []]
-        first = (self.dealer + 1) % PLAYERS
-        for k, card in enumerate(self.dealt[:6 * PLAYERS]):
-            hands[(first + k) % PLAYERS].append(DECK[card])
-        stock = [DECK[c] for c in self.dealt[6 * PLAYERS:]]
-        trump = Suit(self.cut) if self.rules.trump_cut else None
-        return Deal.from_cards(hands, stock, self.dealer, self.rules, trump)
+
+
+def _deal(rules: Rules, dealer: int, cut: int | None, dealt: tuple[int, ...]) -> Deal:
+    """The engine's deal of 52 cards dealt in this game's order (:func:`deal_actions`)."""
+    hands = [[], []]
+    first = (dealer + 1) % PLAYERS
+    for k, card in enumerate(dealt[:6 * PLAYERS]):
+        hands[(first + k) % PLAYERS].append(DECK[card])
+    stock = [DECK[c] for c in dealt[6 * PLAYERS:]]
+    return Deal.from_cards(hands, stock, dealer, rules, Suit(cut) if rules.trump_cut else None)
 
 
 class CaliforniaJackState(pyspiel.State):
@@ -194,12 +197,7 @@ class CaliforniaJackState(pyspiel.State):
     # -- OpenSpiel's API ---------------------------------------------------------------------
     def current_player(self) -> int:
         """The player to play, ``CHANCE`` while dealing, ``TERMINAL`` at the end."""
-        engine = self.pos.engine
-        if engine is None:
-            return pyspiel.PlayerId.CHANCE
-        if engine.finished:
-            return pyspiel.PlayerId.TERMINAL
-        return engine.to_play
+        return self.pos.player
 
     def _legal_actions(self, player: int) -> list[int]:
         return list(core.bit_list(self.pos.engine.legal_mask()))
@@ -226,10 +224,9 @@ class CaliforniaJackState(pyspiel.State):
         else:
             if _checked(action, 52, "card") in pos.dealt:
                 raise ValueError(f"{DECK[action].code} is already dealt")
-            nxt = _Position(pos.rules, pos.difference, pos.dealer, pos.cut, pos.dealt + (action,))
-            if len(nxt.dealt) == 52:
-                nxt.engine = nxt.deal().start()
-            self.pos = nxt
+            dealt = pos.dealt + (action,)
+            self.pos = _Position(pos.rules, pos.difference, pos.dealer, pos.cut, dealt,
+                                 _deal(pos.rules, pos.dealer, pos.cut, dealt).start() if len(dealt) == 52 else None)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player != pyspiel.PlayerId.CHANCE:

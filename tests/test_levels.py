@@ -141,3 +141,18 @@ def test_simulate_takes_the_levels_and_the_old_names():
     report = run("expert", "random", deals=1, jobs=1, a_options={"samples": 2, "max_samples": 2})
     assert report["decision_ms"]["A"]["decisions"] > 0
     assert run("heuristic", "search", deals=1, jobs=1, b_options={"samples": 2})["deals"] == 1
+
+
+def test_the_committed_ladder_holds_and_the_readme_shows_it():
+    from pathlib import Path
+
+    from calijack.players import ladder
+
+    data = ladder.load()
+    steps = [row for row in ladder.rows(data) if row.lower in LEVELS]
+    names = list(LEVELS)
+    assert [(r.upper, r.lower) for r in steps] == list(zip(names[1:], names[:-1]))
+    assert all(r.low > 0 and r.pairs >= 400 and r.low <= r.mean <= r.high for r in steps)
+    assert set(data["native_ms"]) == set(LEVELS)
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert ladder.readme_table(data) in readme

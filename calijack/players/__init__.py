@@ -17,11 +17,10 @@ True
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Sequence
 
 from ..state import Deal, State
-from dataclasses import dataclass
-
 from ..text_hints import LEVEL_WORDS
 from .base import Decision, Knowledge, Player
 from .beginner import BeginnerPlayer
