@@ -75,11 +75,14 @@ def play(a: str, b: str, pairs: int, seed: int, jobs: int) -> dict:
     return report
 
 
-def assemble() -> dict:
-    """``ladder.json`` from the latest report of each pairing in ``bench/out``."""
+def assemble(partial: bool = False) -> dict:
+    """``ladder.json`` from the latest report of each pairing in ``bench/out`` (with ``partial``,
+    the pairs so far of a pairing that has not finished)."""
     rows, times = [], {}
     for a, b in PAIRINGS:
         path = OUT / f"ladder_{tag(a, b)}.json"
+        if not path.exists() and partial:
+            path = OUT / f"ladder_{tag(a, b)}_partial.json"
         if not path.exists():
             return {"missing": tag(a, b)}
         report = json.loads(path.read_text())
@@ -119,6 +122,8 @@ def main(argv=None) -> int:
                         help="play only this pairing (repeatable); the others' latest results are kept")
     parser.add_argument("--assemble", action="store_true",
                         help="play nothing: write ladder.json from the latest results in bench/out")
+    parser.add_argument("--partial", action="store_true",
+                        help="with --assemble: take the pairs so far of a pairing that has not finished")
     args = parser.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     for a, b in PAIRINGS:
@@ -130,7 +135,7 @@ def main(argv=None) -> int:
               f"{low:+.3f} to {high:+.3f}); ms per decision {a} p50 {r['cpu_ms']['A']['p50']} "
               f"p95 {r['cpu_ms']['A']['p95']}, {b} p50 {r['cpu_ms']['B']['p50']} p95 {r['cpu_ms']['B']['p95']}"
               f" ({r['seconds']} s)", flush=True)
-    data = assemble()
+    data = assemble(args.partial)
     if "missing" in data:
         print(f"{data['missing']} has no result yet: {DATA.relative_to(ROOT)} is left as it was")
         return 0
