@@ -269,7 +269,7 @@ class CaliforniaJackState(pyspiel.State):
         for k, card in zip(others, rng.sample(pool, len(others))):
             dealt[k] = card
         state = self.get_game().new_initial_state()
-        for action in ([pos.dealer] if pos.dealer is not None else []) + ([pos.cut] if pos.cut is not None else []) + dealt:
+        for action in [a for a in (pos.dealer, pos.cut) if a is not None] + dealt:
             state.apply_action(action)
         return state
 

@@ -125,8 +125,8 @@ def why_habit(habit: str, card: Card, trump) -> str:
 
 
 LEVEL_WORDS = {
-    "beginner": ("Beginner", "Plays like someone learning the game: it wins every trick it can, leads its "
-                 "best cards early, and pays no attention to card values or to the exposed card."),
+    "beginner": ("Beginner", "Plays like someone learning the game: it grabs nearly every trick it can, "
+                 "leads its best cards early, and pays no attention to card values or to the exposed card."),
     "casual": ("Casual", "Plays by a few sensible rules of thumb: it fights for a good exposed card, "
                "captures points and tens, and throws away what it does not need."),
     "strong": ("Strong", "Thinks ahead: it imagines where the hidden cards may be, tries each of its "

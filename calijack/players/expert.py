@@ -51,7 +51,8 @@ class ExpertPlayer(SearchPlayer):
         self.budget, self.min_samples, self.max_samples = budget, min_samples, max_samples
 
     def __repr__(self) -> str:
-        return f"ExpertPlayer(budget={self.budget!r}, min_samples={self.min_samples!r}, max_samples={self.max_samples!r})"
+        return (f"ExpertPlayer(budget={self.budget!r}, min_samples={self.min_samples!r}, "
+                f"max_samples={self.max_samples!r})")
 
     def _samples_for(self, k: Knowledge, moves) -> int:
         """As many guesses as the budget pays for: each is made, then tries every legal card to the

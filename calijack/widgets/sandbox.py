@@ -102,7 +102,8 @@ class Sandbox(widgets.VBox):
         extras.selected_index = None
         extras.add_class("cj-extras")
         play = widgets.VBox([self.table, self.end_box], layout=widgets.Layout(flex="1 1 560px", min_width="0"))
-        side = widgets.VBox([self.settings, self.opponent_about, extras], layout=widgets.Layout(flex="1 1 300px", min_width="0"))
+        side = widgets.VBox([self.settings, self.opponent_about, extras],
+                            layout=widgets.Layout(flex="1 1 300px", min_width="0"))
         side.add_class("cj-side")
         super().__init__([widgets.HBox([play, side], layout=widgets.Layout(flex_flow="row wrap",
                                                                             align_items="flex-start"))])
