@@ -172,3 +172,15 @@ except ImportError as error:
     assert out.returncode == 0, out.stderr
     assert "calijack.openspiel_game needs OpenSpiel" in out.stdout
     assert "pip install open_spiel==2.0.2" in out.stdout
+
+
+def test_resampling_while_dealing_keeps_the_players_own_cards():
+    game = _game({})
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    for _ in range(21):                      # the dealer, then 20 cards: both hands and 8 of the stock
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    guess = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(1, 0.0, 1.0))
+    assert guess.is_chance_node() and guess.information_state_string(0) == state.information_state_string(0)
+    assert len(guess.history()) == len(state.history()) and guess.history() != state.history()
+    assert guess.information_state_string(1) != state.information_state_string(1)
