@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
-from paired import run_pairs, summary  # noqa: E402
+from paired import merge, run_pairs, summary  # noqa: E402
 
 from calijack import Rules  # noqa: E402
 from calijack.players import LEVELS  # noqa: E402
@@ -50,29 +50,49 @@ def tag(a: str, b: str) -> str:
     return f"{a}_vs_{b}"
 
 
-def play(a: str, b: str, pairs: int, seed: int, jobs: int) -> dict:
-    """One pairing; every tenth of the way a progress line, and the pairs so far saved to
-    ``bench/out/ladder_<pairing>_partial.json`` (a long run stopped early keeps its figures).
-    The finished report is saved as ``bench/out/ladder_<pairing>.json`` and returned."""
+def play(a: str, b: str, pairs: int, seed: int, jobs: int, first: int = 0) -> dict:
+    """One pairing (pairs ``first`` on); every tenth of the way a progress line, and the pairs so
+    far saved to ``bench/out/ladder_<pairing>[_from<first>]_partial.json`` (a long run stopped
+    early keeps its figures). The finished report is saved without ``_partial`` and returned."""
     start, step = time.time(), max(1, pairs // 10)
     OUT.mkdir(parents=True, exist_ok=True)
     rules = Rules()
+    name = f"ladder_{tag(a, b)}" + (f"_from{first}" if first else "")
 
     def progress(done, results):
         if done % step == 0 or done == pairs:
             so_far = summary((a, {}), (b, {}), rules, seed, results)
             so_far["seconds"] = round(time.time() - start, 1)
             so_far["load_average"] = [round(x, 2) for x in os.getloadavg()]
-            (OUT / f"ladder_{tag(a, b)}_partial.json").write_text(json.dumps(so_far, indent=1))
+            (OUT / f"{name}_partial.json").write_text(json.dumps(so_far, indent=1))
             print(f"  {tag(a, b)}: {done}/{pairs} pairs, mean so far {so_far['mean']:+.3f} "
                   f"(95% interval {so_far['ci95'][0]:+.3f} to {so_far['ci95'][1]:+.3f}; {so_far['seconds']:.0f} s, "
                   f"load average {so_far['load_average'][0]})", flush=True)
 
-    report = run_pairs((a, {}), (b, {}), pairs, seed=seed, jobs=jobs, rules=rules, on_pair=progress)
+    report = run_pairs((a, {}), (b, {}), pairs, seed=seed, jobs=jobs, rules=rules, first=first, on_pair=progress)
     report["seconds"] = round(time.time() - start, 1)
     report["load_average"] = [round(x, 2) for x in os.getloadavg()]
-    (OUT / f"ladder_{tag(a, b)}.json").write_text(json.dumps(report, indent=1))
+    (OUT / f"{name}.json").write_text(json.dumps(report, indent=1))
     return report
+
+
+def latest(a: str, b: str, partial: bool) -> dict | None:
+    """The pairing's results in ``bench/out``: every run over other pairs (``--first``) merged,
+    a finished run preferred to the same run's partial file (taken only with ``partial``)."""
+    runs = {}
+    for path in sorted(OUT.glob(f"ladder_{tag(a, b)}*.json")):
+        stem = path.stem.removesuffix("_partial")
+        if path.stem.endswith("_partial") and (not partial or (OUT / f"{stem}.json").exists()):
+            continue
+        runs[stem] = json.loads(path.read_text())
+    if not runs:
+        return None
+    found = list(runs.values())
+    if len(found) == 1 or not all("raw" in r for r in found):
+        return max(found, key=lambda r: r["pairs"])
+    merged = merge(found)
+    merged["load_average"] = max((r["load_average"] for r in found), key=lambda x: x[0])
+    return merged
 
 
 def assemble(partial: bool = False) -> dict:
@@ -80,12 +100,9 @@ def assemble(partial: bool = False) -> dict:
     the pairs so far of a pairing that has not finished)."""
     rows, times = [], {}
     for a, b in PAIRINGS:
-        path = OUT / f"ladder_{tag(a, b)}.json"
-        if not path.exists() and partial:
-            path = OUT / f"ladder_{tag(a, b)}_partial.json"
-        if not path.exists():
+        report = latest(a, b, partial)
+        if report is None:
             return {"missing": tag(a, b)}
-        report = json.loads(path.read_text())
         rows.append({"a": a, "b": b, "pairs": report["pairs"], "deals": report["deals"], "seed": report["seed"],
                      "mean": report["mean"], "ci95": report["ci95"], "load_average": report["load_average"]})
         for side, name in (("A", a), ("B", b)):
@@ -118,6 +135,8 @@ def main(argv=None) -> int:
     parser.add_argument("--pairs", type=int, default=400, help="paired deals per pairing (default 400)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=22)
+    parser.add_argument("--first", type=int, default=0,
+                        help="number of the first pair (runs over other pairs are merged into ladder.json)")
     parser.add_argument("--only", choices=[tag(a, b) for a, b in PAIRINGS], action="append",
                         help="play only this pairing (repeatable); the others' latest results are kept")
     parser.add_argument("--assemble", action="store_true",
@@ -129,7 +148,7 @@ def main(argv=None) -> int:
     for a, b in PAIRINGS:
         if args.assemble or (args.only and tag(a, b) not in args.only):
             continue
-        r = play(a, b, args.pairs, args.seed, args.jobs)
+        r = play(a, b, args.pairs, args.seed, args.jobs, args.first)
         low, high = r["ci95"]
         print(f"{tag(a, b):<20} {r['pairs']} pairs: {a} {r['mean']:+.3f} points a deal (95% interval "
               f"{low:+.3f} to {high:+.3f}); ms per decision {a} p50 {r['cpu_ms']['A']['p50']} "

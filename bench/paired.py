@@ -97,7 +97,8 @@ def run_pairs(a, b, pairs: int, seed: int = 1, jobs: int | None = None, rules: R
 
 
 def summary(a, b, rules: Rules, seed: int, results: list) -> dict:
-    """The JSON-ready summary of finished pairs."""
+    """The JSON-ready summary of finished pairs, with each pair's own figures under ``raw``
+    (so that runs over different pairs can be merged: :func:`merge`)."""
     results = sorted(results, key=lambda r: r["index"])
     means = [sum(r["diff"]) / len(r["diff"]) for r in results]
     mean, low, high = mean_interval(means)
@@ -105,7 +106,23 @@ def summary(a, b, rules: Rules, seed: int, results: list) -> dict:
             "deals": sum(len(r["diff"]) for r in results),
             "mean": round(mean, 4), "ci95": [round(low, 4), round(high, 4)],
             "cpu_ms": {k: percentiles([t for r in results for t in r["cpu"][k]]) for k in ("A", "B")},
-            "wall_ms": {k: percentiles([t for r in results for t in r["wall"][k]]) for k in ("A", "B")}}
+            "wall_ms": {k: percentiles([t for r in results for t in r["wall"][k]]) for k in ("A", "B")},
+            "raw": [{"index": r["index"], "diff": r["diff"],
+                     **{kind: {k: [round(t, 5) for t in r[kind][k]] for k in ("A", "B")} for kind in ("cpu", "wall")}}
+                    for r in results]}
+
+
+def merge(reports: list[dict]) -> dict:
+    """One summary of several runs of the same pairing over different pairs (each pair once)."""
+    first = reports[0]
+    pairs = {}
+    for report in reports:
+        if (report["a"], report["b"], report["rules"], report["seed"]) != (first["a"], first["b"], first["rules"],
+                                                                           first["seed"]):
+            raise ValueError("only runs of the same pairing, rules and seed can be merged")
+        for r in report["raw"]:
+            pairs[r["index"]] = r
+    return summary(first["a"], first["b"], Rules.from_dict(first["rules"]), first["seed"], list(pairs.values()))
 
 
 if __name__ == "__main__":  # a quick comparison: python bench/paired.py A B PAIRS [json options A] [json options B]
