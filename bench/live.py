@@ -272,7 +272,7 @@ def run_levels(decisions: int) -> dict:
 
     if not (BOOK / "lite" / "lessons.json").is_file():
         raise SystemExit("the book is not built with its live part: run `make book` first")
-    server, url = serve(BOOK)
+    server, thread, url = serve(BOOK)
     profile = tempfile.mkdtemp(prefix="cj-live-bench-")
     try:
         with sync_playwright() as pw:
@@ -285,8 +285,7 @@ def run_levels(decisions: int) -> dict:
                 context.close()
     finally:
         shutil.rmtree(profile, ignore_errors=True)
-        server.shutdown()
-        server.server_close()
+        static_server.stop(server, thread)
 
 
 def print_levels(levels: dict) -> None:
