@@ -13,7 +13,10 @@ milliseconds, p50 and p95, over decisions with more than one legal card).
 It writes ``calijack/data/ladder.json`` (committed: the Strategy chapter and the README read
 their figures from it), and ``bench/out/ladder_<pairing>.json`` (git-ignored) as each pairing
 ends, so ``--only`` can re-run one pairing and the file is assembled from the latest of each
-(``--assemble`` only assembles it). Expert against OpenSpiel's ISMCTS
+(``--assemble`` only assembles it). Each level's decision time in it comes from
+``bench/level_times.py --save`` when that has been run (one process timing alone: steadier
+than the ladder's own times, taken while its processes share the cores). Expert against
+OpenSpiel's ISMCTS
 (``bench/ismcts_reference.py``) goes in too, as ``reference``, once it has been run.
 Targets (issue 22): every interval above 0; Expert's p95 at most 100 ms (native).
 
@@ -108,8 +111,13 @@ def assemble(partial: bool = False) -> dict:
         for side, name in (("A", a), ("B", b)):
             times.setdefault(name, []).append(report["cpu_ms"][side])
     native = {}
-    for name in LEVELS:  # a level met in two pairings: the pairing where it made the most decisions
-        if name in times:
+    timed = OUT / "level_times.json"
+    if timed.exists():  # bench/level_times.py --save: each level timed alone
+        found = json.loads(timed.read_text())
+        native = {name: {"p50": found[name]["p50"], "p95": found[name]["p95"], "decisions": found[name]["n"],
+                         "alone": True} for name in LEVELS if name in found}
+    for name in LEVELS:  # else the pairing where the level made the most decisions
+        if name in times and name not in native:
             best = max((t for t in times[name] if t), key=lambda t: t["decisions"])
             native[name] = {k: best[k] for k in ("p50", "p95", "decisions")}
     old = json.loads(DATA.read_text()) if DATA.exists() else {}

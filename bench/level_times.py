@@ -10,7 +10,10 @@ CPython and Pyodide (``bench/pyodide_review.mjs``, WebAssembly in Node's V8, the
 Chromium) make exactly the same decisions. Inside Pyodide ``process_time`` follows the wall
 clock, so on a busy machine compare the runtimes by their processes' processor time
 (``time node …`` against ``time .venv/bin/python …``); ``bench/live.py --levels-only``
-measures the same in Chromium itself, from the built book.
+measures the same in Chromium itself, from the built book. With ``--save`` the figures go to
+``bench/out/level_times.json``, where ``bench/ladder.py`` takes each level's native time from:
+one process timing alone is a steadier measure than the ladder's, whose processes share the
+cores with each other.
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ def main(argv=None) -> int:
     parser.add_argument("--decisions", type=int, default=60)
     parser.add_argument("--levels", nargs="+", choices=list(LEVELS), default=list(LEVELS))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--save", action="store_true",
+                        help="also write bench/out/level_times.json (bench/ladder.py takes its native times from it)")
     args = parser.parse_args(argv)
     report = {}
     start = time.process_time()
@@ -58,6 +63,12 @@ def main(argv=None) -> int:
         report[name] = {"p50": round(statistics.median(v), 1), "p95": round(v[min(len(v) - 1, int(0.95 * len(v)))], 1),
                         "max": round(v[-1], 1), "n": len(v)}
     report["total_s"] = round(time.process_time() - start, 2)
+    if args.save:
+        import os
+
+        out = Path(__file__).resolve().parent / "out"
+        out.mkdir(exist_ok=True)
+        (out / "level_times.json").write_text(json.dumps({**report, "load_average": os.getloadavg()}, indent=1))
     if args.json:
         print(json.dumps(report))
     else:
