@@ -23,6 +23,7 @@ than a third of its time per decision. Results go to ``bench/out/ismcts_referenc
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -58,6 +59,7 @@ def _pair(job):
         while not state.is_terminal():
             to_play = state.current_player()
             choices = len(state.legal_actions())
+            gc.collect()  # the other side's garbage (ISMCTS leaves a whole tree) is not this decision's
             wall, cpu = time.perf_counter(), time.process_time()
             if to_play == seat:
                 action = ours.choose(state.engine.view(seat), rng).card.index
