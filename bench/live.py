@@ -24,20 +24,24 @@ Serves the built book (``_build/html``, with its live part ``lite/``) on 127.0.0
   showing it (the page's own clock, as ``bench/click_latency.py`` measures Voilà);
 - *review*: "Review this deal" in the live sandbox, a finished deal loaded as a record: from
   the press to the review board (the coach rates 26 plays in the browser's Python);
-- *search decision*: the search opponent's decision time inside the browser's Python (the
-  REPL runs whole deals, search against heuristic, timing each of its choices);
+- *decisions by level*: each opponent's decision time inside the browser's Python (the REPL
+  runs whole deals, the level against Casual, timing each of its choices that has more than
+  one legal card); ``--levels-only`` takes only these (from the HTTP cache's warm start), and
+  ``--write-ladder`` stores them in ``calijack/data/ladder.json`` (``browser_ms``) for the book;
 - *site size*: the built book without source maps, and its ``lite/`` part;
 - *clean build* (``--clean-build``): ``lite/build_lite.py`` then ``jupyter-book build`` after
   removing everything in ``_build`` (pages, doctrees, execution cache) but the downloads in
   ``_build/lite-cache``; ``--cold-cache`` removes those too.
 
-Budgets (issue 8): click p95 ≤ 150 ms, search p95 ≤ 500 ms, site ≤ 80 MB, clean build
-≤ 3 min; (issue 23): cold start ≤ 8 s on fast4g and ≤ 30 s on slow4g, ≤ 5 MB sent for a
-cold start, warm start ≤ 2 s, offline start ≤ 3 s. Not a test: a yardstick to run by hand.
+Budgets (issue 8): click p95 ≤ 150 ms, site ≤ 80 MB, clean build ≤ 3 min; (issue 23): cold
+start ≤ 8 s on fast4g and ≤ 30 s on slow4g, ≤ 5 MB sent for a cold start, warm start ≤ 2 s,
+offline start ≤ 3 s; (issue 22): every level's decision p95 ≤ 500 ms. Not a test: a yardstick
+to run by hand.
 
     .venv/bin/python bench/live.py [--network none|fast4g|slow4g] [--cache-disabled]
                                    [--starts-only] [--clicks 60] [--decisions 60]
                                    [--clean-build] [--json]
+    .venv/bin/python bench/live.py --levels-only [--decisions 60] [--write-ladder]
 """
 
 from __future__ import annotations
@@ -70,21 +74,23 @@ LEGAL = ".cj-hand .cj-hand-card.cj-legal, .cj-you .cj-play.cj-can"
 FIRST_CARD = (".cj-sandbox:not(.cj-busy) .cj-hand .cj-hand-card.cj-legal, "
               ".cj-table-view:not(.cj-busy) .cj-you .cj-play.cj-can")
 START_MS = 300_000
-# Runs in the browser's Python (the REPL): the search opponent's decisions, timed one by one.
-SEARCH_CODE = """
-import json, random, time
+# Runs in the browser's Python (the REPL): each level's decisions with a choice, timed one by one.
+LEVELS_CODE = """
+import json, random
 from calijack import Deal
-from calijack.players import get_player, play_deal
-seconds = []
-def on_decision(state, seat, decision, wall, cpu):
-    if seat == 1:
-        seconds.append(wall)
-seed = 1
-while len(seconds) < {decisions}:
-    play_deal(Deal.random(seed), [get_player("heuristic"), get_player("search")], random.Random(seed),
-              on_decision=on_decision)
-    seed += 1
-print("CJ-SEARCH " + json.dumps(seconds))
+from calijack.players import LEVELS, get_player, play_deal
+times = {{}}
+for name in LEVELS:
+    seconds = times[name] = []
+    def on_decision(state, seat, decision, wall, cpu):
+        if seat == 1 and len(state.legal_cards()) > 1:
+            seconds.append(wall)
+    seed = 1
+    while len(seconds) < {decisions}:
+        play_deal(Deal.random(seed), [get_player("casual"), get_player(name)], random.Random(seed),
+                  on_decision=on_decision)
+        seed += 1
+print("CJ-LEVELS " + json.dumps(times))
 """
 
 
@@ -162,15 +168,25 @@ def review_seconds(frame) -> float:
     return round(time.perf_counter() - t0, 2)
 
 
-def search_decisions(page, url: str, decisions: int) -> dict:
-    """The search opponent's decision times (ms) in the browser's Python."""
+def level_decisions(page, url: str, decisions: int) -> dict:
+    """Each level's decision times (ms) in the browser's Python, by level name."""
     query = urlencode([("kernel", "python"), ("showBanner", "0"),
-                       ("code", SEARCH_CODE.format(decisions=decisions))])
+                       ("code", LEVELS_CODE.format(decisions=decisions))])
     page.goto(f"{url}lite/repl/index.html?{query}")
-    out = page.locator(".jp-OutputArea-output", has_text="CJ-SEARCH")
-    out.wait_for(timeout=START_MS + 60_000 * 5)
-    seconds = json.loads(out.inner_text().split("CJ-SEARCH", 1)[1])
-    return summary([s * 1000 for s in seconds])
+    out = page.locator(".jp-OutputArea-output", has_text="CJ-LEVELS")
+    out.wait_for(timeout=START_MS + 60_000 * 10)
+    times = json.loads(out.inner_text().split("CJ-LEVELS", 1)[1])
+    return {name: summary([s * 1000 for s in seconds]) for name, seconds in times.items()}
+
+
+def write_ladder(levels: dict) -> None:
+    """Store the levels' browser times in calijack/data/ladder.json (``browser_ms``: p50, p95, decisions)."""
+    from calijack.players.ladder import PATH
+
+    data = json.loads(PATH.read_text())
+    data["browser_ms"] = {name: {"p50": t["median"], "p95": t["p95"], "decisions": t["n"]}
+                          for name, t in levels.items()}
+    PATH.write_text(json.dumps(data, indent=1) + "\n")
 
 
 def site_size() -> dict:
@@ -257,7 +273,7 @@ def run(click_count: int, decisions: int, network: str = "none", cache_disabled:
             page.close()
             context.set_offline(False)
             if not starts_only:
-                report["search_decision_ms"] = search_decisions(context.new_page(), url, decisions)
+                report["level_decision_ms"] = level_decisions(context.new_page(), url, decisions)
             context.close()
             shutil.rmtree(profile, ignore_errors=True)
             # Python's phases alone, on a fresh profile and then on its second visit.
@@ -272,11 +288,42 @@ def run(click_count: int, decisions: int, network: str = "none", cache_disabled:
     return report
 
 
+def run_levels(decisions: int) -> dict:
+    """Only the levels' decision times in the browser's Python (a fresh browser profile)."""
+    from playwright.sync_api import sync_playwright
+
+    if not (BOOK / "lite" / "lessons.json").is_file():
+        raise SystemExit("the book is not built with its live part: run `make book` first")
+    server, thread, url = serve(BOOK)
+    profile = tempfile.mkdtemp(prefix="cj-live-bench-")
+    try:
+        with sync_playwright() as pw:
+            context = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                                            headless=True)
+            context.set_default_timeout(60_000)
+            try:
+                return {"level_decision_ms": level_decisions(context.new_page(), url, decisions)}
+            finally:
+                context.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+        static_server.stop(server, thread)
+
+
+def print_levels(levels: dict) -> None:
+    """One line per level: its decision times in the browser."""
+    for name, t in levels.items():
+        print(f"{name:<9} decision  median {t['median']} ms, p95 {t['p95']} ms, max {t['max']} ms (n={t['n']})")
+
+
 def main(argv=None) -> int:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clicks", type=int, default=60, help="card clicks to time")
-    parser.add_argument("--decisions", type=int, default=60, help="search decisions to time")
+    parser.add_argument("--decisions", type=int, default=60, help="decisions to time for each level")
+    parser.add_argument("--levels-only", action="store_true", help="only the levels' decision times")
+    parser.add_argument("--write-ladder", action="store_true",
+                        help="store the levels' times in calijack/data/ladder.json (browser_ms)")
     parser.add_argument("--clean-build", action="store_true", help="also time a clean build first")
     parser.add_argument("--cold-cache", action="store_true", help="with --clean-build: empty the download cache")
     parser.add_argument("--network", choices=sorted(live_network.NETWORKS), default="none",
@@ -287,11 +334,24 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args(argv)
     report = {}
+    if args.levels_only:
+        report = run_levels(max(args.decisions, 1))
+        report["load_average"] = [round(x, 1) for x in os.getloadavg()]
+        if args.write_ladder:
+            write_ladder(report["level_decision_ms"])
+        if args.json:
+            print(json.dumps(report))
+        else:
+            print_levels(report["level_decision_ms"])
+            print(f"load average     {report['load_average']} on {os.cpu_count()} cores")
+        return 0
     if args.clean_build:
         report["clean_build"] = clean_build(args.cold_cache)
     report.update(run(max(args.clicks, 1), max(args.decisions, 1), args.network, args.cache_disabled,
                       args.starts_only))
     report.update(site_size())
+    if args.write_ladder:
+        write_ladder(report["level_decision_ms"])
     report["load_average"] = [round(x, 1) for x in os.getloadavg()]  # other work skews the figures
     if args.json:
         print(json.dumps(report))
@@ -304,10 +364,11 @@ def main(argv=None) -> int:
     print(f"offline start    {report['offline_start_s']} s   (then with no network: the service worker's copy)")
     print(f"cold download    {report['cold_mb_raw']} MB raw, {report['cold_mb_sent']} MB sent "
           f"({report['cold_requests']} files over the wire)")
-    for name, label in (("click_table_ms", "click -> table "), ("search_decision_ms", "search decision")):
-        t = report.get(name)
-        if t:
-            print(f"{label}  median {t['median']} ms, p95 {t['p95']} ms, max {t['max']} ms (n={t['n']})")
+    t = report.get("click_table_ms")
+    if t:
+        print(f"click -> table   median {t['median']} ms, p95 {t['p95']} ms, max {t['max']} ms (n={t['n']})")
+    if "level_decision_ms" in report:
+        print_levels(report["level_decision_ms"])
     if "review_s" in report:
         print(f"review           {report['review_s']} s   ('Review this deal': 26 plays rated in the browser)")
     print(f"site             {report['site_mb']} MB without source maps ({report['maps']} maps); "

@@ -4,6 +4,9 @@
 //   npm install pyodide@314.0.6        (into any folder; pass it as PYODIDE_DIR)
 //   PYODIDE_DIR=/path/node_modules/pyodide node bench/pyodide_review.mjs [--deals 5] [--samples 100]
 //
+// BENCH_SCRIPT names another bench script with a main(argv) and a --json option, run the same way:
+//   BENCH_SCRIPT=level_times PYODIDE_DIR=… node bench/pyodide_review.mjs [--decisions 60]
+//
 // calijack is pure Python: its files are copied into Pyodide's file system and imported.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, dirname, relative } from "node:path";
@@ -29,14 +32,16 @@ function copyTree(from, to) {
 }
 copyTree(join(root, "calijack"), "/home/pyodide/calijack");
 pyodide.FS.mkdirTree("/home/pyodide/bench");
-for (const name of ["review.py", "speed.py"])  // review.py prints its report with speed.py's print_report
+const script = process.env.BENCH_SCRIPT || "review";
+// The script, and speed.py, whose print_report review.py prints its report with.
+for (const name of new Set([`${script}.py`, "speed.py"]))
   pyodide.FS.writeFile(`/home/pyodide/bench/${name}`, readFileSync(join(root, "bench", name)));
 const args = JSON.stringify(process.argv.slice(2).concat(["--json"]));
 const out = await pyodide.runPythonAsync(`
 import sys, io, contextlib
 sys.path.insert(0, "/home/pyodide")
 sys.path.insert(0, "/home/pyodide/bench")
-import review as bench
+bench = __import__("${script}")
 buffer = io.StringIO()
 with contextlib.redirect_stdout(buffer):
     bench.main(${args})

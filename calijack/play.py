@@ -20,7 +20,7 @@ from typing import Any, Mapping
 from . import records
 from .cards import Card
 from .match import Match
-from .players import PLAYERS, get_player
+from .players import LEVELS, PLAYERS, get_player
 from .records import MatchRecord, RecordError
 from .rules import DealError, RuleError, Rules
 from .state import Deal, State, Trick, Verdict, check_seed
@@ -61,8 +61,11 @@ class Hint:
 
 
 def available_opponents() -> tuple[str, ...]:
-    """The computer players that can be chosen here ("random", "heuristic", "search" …)."""
-    return tuple(PLAYERS)
+    """The opponents a learner chooses from: the levels ("beginner" … "expert"), weakest first.
+
+    A session also takes the players' other names (such as "random"), for tools and tests.
+    """
+    return tuple(name for name in LEVELS if name in PLAYERS) or tuple(PLAYERS)
 
 
 def _get_player(name: str):
@@ -72,7 +75,7 @@ def _get_player(name: str):
 
 
 def _best_available(*wanted: str) -> str:
-    names = available_opponents()
+    names = tuple(PLAYERS)
     return next((name for name in wanted if name in names), names[0])
 
 
@@ -106,7 +109,7 @@ class Session:
 
     def __init__(self, seed: int | None = None, rules: Rules | Mapping[str, Any] | None = None,
                  opponent: str | None = None, seat: int = 0, hint: str | None = None):
-        self._opponent_name = opponent or _best_available("heuristic", "random")
+        self._opponent_name = opponent or _best_available("casual", "heuristic", "random")
         self._opponent = _get_player(self._opponent_name)
         self._hint_name = hint or _best_available("heuristic", "search", "random")
         self._hint_player = _get_player(self._hint_name)

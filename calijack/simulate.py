@@ -19,7 +19,10 @@ from pathlib import Path
 from .match import Match
 from .rules import RuleError, Rules
 
-__all__ = ["register", "run", "wilson", "parse_rule", "SimulationError"]
+__all__ = ["register", "run", "wilson", "parse_rule", "SimulationError", "SEARCHING"]
+
+SEARCHING = ("strong", "expert", "search")
+"""The players that search (guesses at the hidden cards): they take ``--samples`` and ``--time-limit``."""
 
 
 class SimulationError(ValueError):
@@ -218,7 +221,7 @@ def _text(report: dict) -> str:
                  f"(dealer {report['dealer_points_per_deal']}, other {report['non_dealer_points_per_deal']})")
     for key, name in (("A", a), ("B", b)):
         t, c = report["decision_ms"][key], report["decision_cpu_ms"][key]
-        if t and name == "search":
+        if t and name in SEARCHING:
             lines.append(f"{name} ({key}) ms per decision: median {t['median']}, p95 {t['p95']}, max {t['max']} "
                          f"(processor time: median {c['median']}, p95 {c['p95']}, max {c['max']})")
     lines.append(f"{report['seconds']} s on {report['jobs']} process(es), seed {report['seed']}")
@@ -240,8 +243,8 @@ def _command(args) -> int:
             search["time_limit"] = args.time_limit / 1000
         report = run(args.a, args.b, args.matches, rules=rules, seed=args.seed, jobs=args.jobs,
                      deals=args.deals, records=args.records,
-                     a_options=search if args.a == "search" else {},
-                     b_options=search if args.b == "search" else {},
+                     a_options=search if args.a in SEARCHING else {},
+                     b_options=search if args.b in SEARCHING else {},
                      progress=not args.json and sys.stderr.isatty() and not args.no_progress)
     except (RuleError, SimulationError, PlayerError) as error:
         print(f"calijack simulate: {error}", file=sys.stderr)
@@ -267,9 +270,10 @@ def register(subparsers) -> None:
     cmd.add_argument("--rule", action="append", metavar="NAME=VALUE", help="a rule option (repeatable)")
     cmd.add_argument("--seed", type=int, default=0, help="the seed that reproduces the run")
     cmd.add_argument("--jobs", type=int, default=None, help="processes (default: every core)")
-    cmd.add_argument("--samples", type=int, default=None, help="search: guesses per decision")
+    cmd.add_argument("--samples", type=int, default=None, help="strong, expert: guesses per decision (expert: "
+                     "the fewest)")
     cmd.add_argument("--time-limit", type=float, default=None, metavar="MS",
-                     help="search: milliseconds of processor time per decision (then not reproducible)")
+                     help="strong, expert: milliseconds of processor time per decision (then not reproducible)")
     cmd.add_argument("--records", metavar="DIR", help="save every deal as a record in DIR")
     cmd.add_argument("--json", action="store_true", help="print one JSON object")
     cmd.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -12,7 +12,7 @@ from .cards import Card
 
 __all__ = ["card_words", "why_only", "why_random", "why_win_low", "why_fight", "why_capture",
            "why_lead_master", "why_lead_high", "why_lead_low", "why_lose", "why_sampled",
-           "why_exact", "why_solved"]
+           "why_exact", "why_solved", "why_habit", "LEVELS"]
 
 
 def card_words(card: Card, trump) -> str:
@@ -108,3 +108,31 @@ def why_exact(card: Card, mine: int, theirs: int) -> str:
 def why_solved(card: Card, guesses: int, average: float) -> str:
     """The search's reason late in a three-handed deal (each guess solved exactly)."""
     return f"Solved {guesses} guesses at the last hands exactly: {card} does best, ending {_ahead(average)}"
+
+
+def why_habit(habit: str, card: Card, trump) -> str:
+    """The Beginner's reason: the learner's habit it followed (:mod:`calijack.players.beginner`)."""
+    if habit == "only":
+        return why_only(card)
+    words = card_words(card, trump)
+    return {
+        "win_big": f"Take the trick with {words}, the strongest card that wins it",
+        "let_go": f"Let this trick go and keep the good cards: play {words}",
+        "throw": f"Nothing in hand wins this trick: play {words}",
+        "lead_strong": f"Lead {words}, the strongest card in hand",
+        "lead_small": f"Lead {words}, a small card",
+    }[habit]
+
+
+LEVEL_WORDS = {
+    "beginner": ("Beginner", "Plays like someone learning the game: it grabs nearly every trick it can, "
+                 "leads its best cards early, and pays no attention to card values or to the exposed card."),
+    "casual": ("Casual", "Plays by a few sensible rules of thumb: it fights for a good exposed card, "
+               "captures points and tens, and throws away what it does not need."),
+    "strong": ("Strong", "Thinks ahead: it imagines where the hidden cards may be, tries each of its "
+               "cards in every guess, and plays the last six tricks perfectly."),
+    "expert": ("Expert", "Thinks ahead like Strong, but tries many more guesses at the hidden cards, "
+               "most of all when the stock runs low and every card counts."),
+}
+"""The opponents a learner chooses from (:data:`calijack.players.LEVELS`): the chooser's label
+and one sentence on how each plays, weakest first."""

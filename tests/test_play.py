@@ -204,7 +204,12 @@ def test_hint_and_opponent_come_from_the_players_table(monkeypatch):
 def test_the_opponents_are_the_real_computer_players():
     from calijack.players import PLAYERS
 
-    assert available_opponents() == tuple(PLAYERS) and "search" in available_opponents()
+    from calijack.players import LEVELS
+
+    assert available_opponents() == tuple(LEVELS) == ("beginner", "casual", "strong", "expert")
+    assert set(available_opponents()) < set(PLAYERS)
+    assert Session(seed=4).opponent == "casual"                   # the default: the rules of thumb
+    assert Session(seed=4, opponent="search").opponent == "search"  # the old names still work
     with pytest.raises(SessionError, match="no 'nobody' computer player"):
         Session(seed=4, opponent="nobody")
 

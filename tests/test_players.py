@@ -24,8 +24,17 @@ OPTIONS = [
 IDS = [",".join(f"{k}={v}" for k, v in o.items()) or "standard" for o in OPTIONS]
 
 
+# Few guesses for the players that search, so that sweeps over every player stay quick.
+CHEAP = {"search": {"samples": 2}, "strong": {"samples": 2}, "expert": {"samples": 2, "max_samples": 2}}
+
+
 def _players(names, **search):
     return [get_player(n, **(search if n == "search" else {})) for n in names]
+
+
+def _cheap(name: str, samples: int = 2):
+    options = CHEAP.get(name, {})
+    return get_player(name, **{k: samples for k in options})
 
 
 def _lineup(rules, first, second):
@@ -75,7 +84,7 @@ def test_search_only_plays_legal_cards(options):
 @pytest.mark.parametrize("name", list(PLAYERS))
 def test_seeds_reproduce_games_exactly(name):
     rules = Rules()
-    options = {"samples": 2} if name == "search" else {}
+    options = CHEAP.get(name, {})
 
     def game(seed):
         rng = random.Random(seed)
@@ -124,7 +133,7 @@ def test_same_view_same_decision_for_every_player(options):
         differed += 1
         assert other.view(seat) == view
         for name in PLAYERS:
-            player = get_player(name, **({"samples": 3} if name == "search" else {}))
+            player = _cheap(name, 3)
             a = player.choose(state.view(seat), random.Random(k))
             b = player.choose(other.view(seat), random.Random(k))
             assert a == b, name
@@ -136,7 +145,7 @@ def test_decisions_carry_one_sentence_reasons():
     for state in _positions(rules, 10, seed=3):
         view = state.view(state.to_play)
         for name in PLAYERS:
-            decision = get_player(name, **({"samples": 2} if name == "search" else {})).choose(view, random.Random(0))
+            decision = _cheap(name).choose(view, random.Random(0))
             assert isinstance(decision, Decision)
             assert decision.card in view.legal
             assert decision.reason and "\n" not in decision.reason and len(decision.reason) < 160

@@ -113,12 +113,14 @@ def test_every_control_has_its_class():
                         (sb.log_view, "cj-log"), (sb.seed_input, "cj-seed"), (sb.reveal_toggle, "cj-reveal"),
                         (sb.four_color_toggle, "cj-four-color"),
                         (sb.save_button, "cj-save"), (sb.load_button, "cj-load"), (sb.record_text, "cj-record"),
-                        (sb.replay_slider, "cj-replay"), (sb.end_box, "cj-end")]:
+                        (sb.replay_slider, "cj-replay"), (sb.end_box, "cj-end"),
+                        (sb.opponent_about, "cj-opponent-about")]:
         assert cls in widget._dom_classes
     assert isinstance(sb.table, CardTable)
     assert sb.table.actions == {"hint": True, "undo": False}
     assert set(sb.rule_controls) == set(OPTIONS)
-    assert tuple(sb.opponent_picker.options) == available_opponents()
+    # The levels by their labels, then the tool's player this sandbox was made with ("random").
+    assert [value for _label, value in sb.opponent_picker.options] == [*available_opponents(), "random"]
 
 
 def test_clicking_a_legal_card_plays_it_and_the_computers_answer():
@@ -349,6 +351,19 @@ def test_opponent_chooser_switches_the_computer_player():
     sb = sandbox()
     sb.opponent_picker.value = available_opponents()[-1]
     assert sb.session.opponent == available_opponents()[-1]
+
+
+def test_opponent_chooser_offers_the_levels_and_says_how_each_plays():
+    from calijack.players import LEVELS
+
+    sb = Sandbox(seed=3, delay=0)
+    assert sb.session.opponent == "casual" and sb.opponent_picker.value == "casual"
+    assert [label for label, _value in sb.opponent_picker.options] == ["Beginner", "Casual", "Strong", "Expert"]
+    assert unescape(sb.opponent_about.value) == f'<p class="cj-small">{LEVELS["casual"].about}</p>'
+    for name, level in LEVELS.items():
+        sb.opponent_picker.value = name
+        assert sb.session.opponent == name and level.about in unescape(sb.opponent_about.value)
+        assert f"You now play against the {level.label} computer player." in unescape(sb.table.message_html)
 
 
 def test_save_then_load_round_trips():

@@ -1,5 +1,11 @@
 """Computer opponents: each decides from its seat's :class:`~calijack.view.View` only.
 
+The learner chooses among four levels (:data:`LEVELS`, weakest first): ``beginner``
+(:mod:`.beginner`), ``casual`` (the rules of thumb, :mod:`.heuristic`), ``strong`` (the
+search, :mod:`.search`) and ``expert`` (:mod:`.expert`); ``bench/ladder.py`` measures that
+each beats the one below. Tools also know the players by their old names: ``random``,
+``heuristic`` (Casual) and ``search`` (Strong).
+
 >>> from calijack import Deal
 >>> from calijack.players import get_player, play_deal
 >>> import random
@@ -11,20 +17,40 @@ True
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Sequence
 
 from ..state import Deal, State
+from ..text_hints import LEVEL_WORDS
 from .base import Decision, Knowledge, Player
+from .beginner import BeginnerPlayer
+from .expert import ExpertPlayer
 from .heuristic import RULES_OF_THUMB, HeuristicPlayer
 from .search import DEFAULT_SAMPLES, SearchPlayer
 from .uniform import RandomPlayer
 from .worlds import sample_state
 
-__all__ = ["Decision", "Player", "Knowledge", "RandomPlayer", "HeuristicPlayer", "SearchPlayer",
-           "PLAYERS", "RULES_OF_THUMB", "DEFAULT_SAMPLES", "get_player", "play_deal", "sample_state",
-           "PlayerError"]
+__all__ = ["Decision", "Player", "Knowledge", "RandomPlayer", "BeginnerPlayer", "HeuristicPlayer",
+           "SearchPlayer", "ExpertPlayer", "PLAYERS", "LEVELS", "Level", "RULES_OF_THUMB", "DEFAULT_SAMPLES",
+           "get_player", "play_deal", "sample_state", "PlayerError"]
 
-PLAYERS = {"random": RandomPlayer, "heuristic": HeuristicPlayer, "search": SearchPlayer}
+
+@dataclass(frozen=True)
+class Level:
+    """An opponent a learner can choose: its name, its label and one sentence on how it plays."""
+
+    name: str     # what ``get_player``, the sandbox and ``simulate`` accept: "beginner"
+    label: str    # what the chooser shows: "Beginner"
+    about: str    # how it plays, in one plain sentence (the narrator's, :data:`text_hints.LEVEL_WORDS`)
+
+
+LEVELS = {name: Level(name, label, about) for name, (label, about) in LEVEL_WORDS.items()}
+"""The four opponents a learner chooses from, weakest first."""
+
+PLAYERS = {"beginner": BeginnerPlayer, "casual": HeuristicPlayer, "strong": SearchPlayer,
+           "expert": ExpertPlayer,
+           # The names tools have always used: the random player, and Casual and Strong.
+           "random": RandomPlayer, "heuristic": HeuristicPlayer, "search": SearchPlayer}
 
 
 class PlayerError(ValueError):
@@ -32,10 +58,10 @@ class PlayerError(ValueError):
 
 
 def get_player(name: str, **options) -> Player:
-    """A new opponent by name (``"random"``, ``"heuristic"``, ``"search"``) with its options.
+    """A new opponent by name (a level of :data:`LEVELS`, or ``"random"``, ``"heuristic"``, ``"search"``).
 
-    ``search`` takes ``samples`` (guesses per decision), ``time_limit`` (seconds) and
-    ``epsilon``; the others take none.
+    ``strong`` (``search``) takes ``samples`` (guesses per decision), ``time_limit`` (seconds)
+    and ``epsilon``; ``expert`` takes those and ``budget``; the others take none.
     """
     try:
         cls = PLAYERS[name]

@@ -104,6 +104,7 @@ class SearchPlayer:
         self.epsilon, self.solve_cards = epsilon, solve_cards
         self.match_aware, self.match_sampled, self.match_blend = bool(match_aware), bool(match_sampled), match_blend
         self.last_stats: dict = {}
+        self._quota = samples  # guesses for the decision in hand (see _samples_for)
 
     def __repr__(self) -> str:
         return (f"SearchPlayer(samples={self.samples!r}, time_limit={self.time_limit!r}, "
@@ -121,7 +122,9 @@ class SearchPlayer:
         cards_left = sum(k.hand_sizes)
         score = self._objective(view)
         if k.stock_count == 0 and (k.players == 2 or cards_left <= self.solve_cards):
+            self._quota = self.samples
             return self._endgame(view, k, moves, preferred, rng, start, score)
+        self._quota = self._samples_for(k, moves)
         return self._sampled(view, k, moves, preferred, rng, start, score if self.match_sampled else None)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -138,8 +141,12 @@ class SearchPlayer:
                                 stake, len(k.trick) == k.players - 1, keeps_low(view.rules, k.trump, k.turned))
         return card
 
+    def _samples_for(self, k: Knowledge, moves) -> int | None:
+        """Guesses for this decision while the stock lasts (a subclass may vary it with the position)."""
+        return self.samples
+
     def _enough(self, count: int, start: float) -> bool:
-        if self.samples is not None and count >= self.samples:
+        if self._quota is not None and count >= self._quota:
             return True
         return self.time_limit is not None and count >= 1 and time.process_time() - start >= self.time_limit
 

@@ -22,6 +22,7 @@ import ipywidgets as widgets
 from .. import render
 from ..cards import Card
 from ..play import Session, SessionError, Step, available_opponents
+from ..players import LEVELS
 from ..rules import OPTIONS
 from ..state import IllegalPlay, State
 from ..text_coach import review_ready, reviewing
@@ -71,7 +72,8 @@ class Sandbox(widgets.VBox):
     :class:`CardTable`, ``cj-table-view``: the table, the hand as buttons, Hint/Undo/Next
     deal, the message line and the score sheet; ``play(card)`` and ``press(action)`` act as
     the page does); ``seed_input`` (``cj-seed``), ``new_deal_button`` (``cj-new-deal``),
-    ``opponent_picker`` (``cj-opponent``), ``reveal_toggle`` (``cj-reveal``),
+    ``opponent_picker`` (``cj-opponent``) with ``opponent_about`` (``cj-opponent-about``: how
+    the chosen opponent plays), ``reveal_toggle`` (``cj-reveal``),
     ``four_color_toggle`` (``cj-four-color``), ``log_view`` (``cj-log``), ``rule_controls``
     (``cj-rule-NAME``), ``end_box`` (``cj-end``) with ``replay_slider`` (``cj-replay``) and
     ``replay_view``; ``record_text`` (``cj-record``), ``save_button`` (``cj-save``),
@@ -100,7 +102,8 @@ class Sandbox(widgets.VBox):
         extras.selected_index = None
         extras.add_class("cj-extras")
         play = widgets.VBox([self.table, self.end_box], layout=widgets.Layout(flex="1 1 560px", min_width="0"))
-        side = widgets.VBox([self.settings, extras], layout=widgets.Layout(flex="1 1 300px", min_width="0"))
+        side = widgets.VBox([self.settings, self.opponent_about, extras],
+                            layout=widgets.Layout(flex="1 1 300px", min_width="0"))
         side.add_class("cj-side")
         super().__init__([widgets.HBox([play, side], layout=widgets.Layout(flex_flow="row wrap",
                                                                             align_items="flex-start"))])
@@ -115,9 +118,14 @@ class Sandbox(widgets.VBox):
                                           layout=widgets.Layout(width="150px"))
         self.seed_input.add_class("cj-seed")
         self.new_deal_button = _button("New deal", "cj-new-deal", "Start a new match from this seed")
-        self.opponent_picker = widgets.Dropdown(options=list(available_opponents()), value=s.opponent,
-                                                description="Opponent", style={"description_width": "initial"})
+        # The levels by their labels; a tool's player (such as "random") by its name, if chosen.
+        names = list(available_opponents()) + ([s.opponent] if s.opponent not in available_opponents() else [])
+        self.opponent_picker = widgets.Dropdown(options=[(LEVELS[n].label if n in LEVELS else n, n) for n in names],
+                                                value=s.opponent, description="Opponent",
+                                                style={"description_width": "initial"})
         self.opponent_picker.add_class("cj-opponent")
+        self.opponent_about = widgets.HTML(self._about(s.opponent))
+        self.opponent_about.add_class("cj-opponent-about")
         self.reveal_toggle = widgets.Checkbox(value=False, description="Show all cards (teaching)", indent=False)
         self.reveal_toggle.add_class("cj-reveal")
         self.four_color_toggle = widgets.Checkbox(value=False, description="Four-colour suits", indent=False)
@@ -246,9 +254,16 @@ class Sandbox(widgets.VBox):
         self.review_board.show(s.state, reviews, s.seat, names=s.names, four_color=self.four_color_toggle.value)
         self._say(review_ready(self.review_board.summary), "cj-info", announce=True)
 
+    @staticmethod
+    def _about(name: str) -> str:
+        level = LEVELS.get(name)
+        return f'<p class="cj-small">{html.escape(level.about)}</p>' if level else ""
+
     def _on_opponent(self, name: str) -> None:
         self.session.set_opponent(name)
-        self._say(f"You now play against the {name} computer player.", "cj-info")
+        self.opponent_about.value = self._about(name)
+        label = LEVELS[name].label if name in LEVELS else name
+        self._say(f"You now play against the {label} computer player.", "cj-info")
 
     def _on_rules(self) -> None:
         rules = self.session.set_rules({n: c.value for n, c in self.rule_controls.items()})
