@@ -2,7 +2,7 @@
 
     nice -n 19 .venv/bin/python bench/ismcts_reference.py [--sims 100 300 1000] [--pairs 60 40 12] [--jobs 2]
 
-OpenSpiel (``pip install -r bench/requirements.txt``) plays California Jack through
+OpenSpiel (``pip install '.[openspiel]'``) plays California Jack through
 ``calijack/openspiel_game.py``. The reference is OpenSpiel's Python ISMCTS
 (``open_spiel.python.algorithms.ismcts``: information-set Monte Carlo tree search, Cowling,
 Powley and Whitehouse 2011) with random rollouts and :data:`calijack.openspiel_game.UCT_C`,
