@@ -8,23 +8,31 @@ The table is one :class:`~calijack.widgets.table.CardTable` (an anywidget): the 
 card faces on it are what they click, tap or key, and Hint, Undo and Next deal sit just under
 the hand. The settings, rule options and records are ordinary ipywidgets beside it. The
 whole sandbox is about 90 widget models (it was 314), so a classroom's kernels start fast.
+
+The game is kept in the browser's progress store (:mod:`calijack.progress`) after every play,
+through the card table: the page tells the sandbox once what the store holds, and a saved
+unfinished game is offered back (**Continue your game**, or **New deal**) after Python has
+checked it, record and all. Finished deals go to the store's past deals and totals; a past
+deal asked for by the progress page (``?review=ID``) opens with its review.
 """
 
 from __future__ import annotations
 
 import asyncio
 import html
+import json
 import os
 from urllib.parse import quote
 
 import ipywidgets as widgets
 
-from .. import render
+from .. import progress, render
 from ..cards import Card
 from ..play import Session, SessionError, Step, available_opponents
 from ..rules import OPTIONS
 from ..state import IllegalPlay, State
 from ..text_coach import review_ready, reviewing
+from ..text_progress import say as progress_words
 from .review import ReviewBoard
 from .table import CardTable
 
@@ -89,7 +97,17 @@ class Sandbox(widgets.VBox):
         self._hinted: Card | None = None
         self._note: str | None = None  # the table's line on what just happened
         self._replay_quiet = False
-        self.table = CardTable(on_action=self._on_action, on_bad=lambda text: self._say(text, "cj-error"))
+        # The progress store: nothing is saved until the page has said what it holds (a saved
+        # game is offered first); then this game is saved under ``_game_id`` (None: not saved,
+        # e.g. a past deal opened for review).
+        self._store_ready = False
+        self._game_id: str | None = None
+        self._offered: progress.SavedGame | None = None
+        self._finished_now = False
+        self._kept_text: str | None = None
+        self.table = CardTable(on_action=self._on_action, on_bad=lambda text: self._say(text, "cj-error"),
+                               on_stored=lambda game, review: self._guard(self._on_stored, game, review,
+                                                                          when_busy="allow"))
         self.table.add_class("cj-table-view")
         self._build_settings()
         self._build_end()
@@ -178,11 +196,14 @@ class Sandbox(widgets.VBox):
         self.table.press(action)
 
     def _on_action(self, action: str, card: str | None) -> None:
+        if self._offered is not None and action not in ("continue", "fresh"):
+            self._say(progress_words("offer_pending"), "cj-info")
+            return
         if action == "play":
             self._guard(self._on_card, card, when_busy="ignore")
         else:
             handler = {"hint": self._on_hint, "undo": self._on_undo, "next": self._on_next_deal,
-                       "review": self._on_review}[action]
+                       "review": self._on_review, "continue": self._on_continue, "fresh": self._on_fresh}[action]
             self._guard(handler)
 
     def _guard(self, action, *args, when_busy: str = "refuse") -> None:
@@ -197,6 +218,7 @@ class Sandbox(widgets.VBox):
             return
         try:
             action(*args)
+            self._keep()
         except (SessionError, IllegalPlay) as error:
             self._say(str(error), "cj-error")
         except Exception as error:  # noqa: BLE001 - a learner must never see a traceback
@@ -216,15 +238,19 @@ class Sandbox(widgets.VBox):
                 self._say(f"{error.card} cannot be played. {error}", "cj-reason", announce=True)
             return
         self._hinted = None
+        self._finished_now = session.finished
         self._show(steps)
 
     def _on_new_deal(self) -> None:
         self._hinted = None
         self._show(self.session.new_deal(self.seed_input.value))
+        self._new_game()
 
     def _on_next_deal(self) -> None:
         self._hinted = None
         self._show(self.session.next_deal())
+        if self._game_id is None:  # on from a past deal opened for review: a game of its own
+            self._new_game()
 
     def _on_hint(self) -> None:
         hint = self.session.hint()
@@ -247,6 +273,8 @@ class Sandbox(widgets.VBox):
         self._say(review_ready(self.review_board.summary), "cj-info", announce=True)
 
     def _on_opponent(self, name: str) -> None:
+        if name == self.session.opponent:  # set from a saved game: nothing to say
+            return
         self.session.set_opponent(name)
         self._say(f"You now play against the {name} computer player.", "cj-info")
 
@@ -267,12 +295,107 @@ class Sandbox(widgets.VBox):
 
     def _on_load(self) -> None:
         self.session.load(self.record_text.value)
+        self._new_game()
         self._hinted = None
         self._sync_rule_controls()
         if not self.session.finished and not self.session.your_turn:
             self._show(self.session.advance())
         else:
             self._render("Record loaded. " + self.session.prompt())
+
+    # -- the progress store ---------------------------------------------------------------------
+    def _new_game(self) -> None:
+        if self._store_ready:
+            self._game_id, self._kept_text = progress.new_game_id(), None
+
+    def _on_stored(self, game, review) -> None:
+        """What the page's progress store holds, unchecked: a saved game is offered back once
+        Python has read it; a past deal asked for by the progress page opens with its review."""
+        if self._store_ready:  # a second view of this sandbox: the first one has told
+            return
+        self._store_ready = True
+        if review is not None:
+            self._open_review(review)
+            return
+        if game is None:
+            self._new_game()
+            return
+        try:
+            saved = progress.read_game(game, available_opponents())
+            if saved.seat != self.session.seat:
+                raise progress.ProgressError("record", f"it was played from seat {saved.seat}")
+        except progress.ProgressError as error:
+            self._new_game()
+            self._say(progress_words("game_bad", reason=error), "cj-info", announce=True)
+            return
+        states = getattr(saved.read, "states", (saved.read,))
+        last, deal = states[-1], len(states)
+        trick = {"trick": min(last.trick_number, last.rules.tricks), "tricks": last.rules.tricks, "deal": deal}
+        where = progress_words("offer_where_over" if last.finished else "offer_where_match" if deal > 1
+                               else "offer_where", **trick)
+        self._offered = saved
+        self.table.offer = {"text": progress_words("offer", opponent=saved.opponent, where=where),
+                            "yes": progress_words("continue"), "no": progress_words("new_deal")}
+
+    def _on_continue(self) -> None:
+        saved, self._offered = self._offered, None
+        self.table.offer = {}
+        if saved is None:
+            return
+        self.session.load(saved.record, seed=saved.seed)
+        self.session.set_opponent(saved.opponent)
+        self.opponent_picker.value = saved.opponent
+        self._game_id, self._kept_text = saved.id, None
+        self._hinted = None
+        self._sync_rule_controls()
+        self._render(progress_words("continued") + " " + self.session.prompt())
+
+    def _on_fresh(self) -> None:
+        self._offered = None
+        self.table.offer = {}
+        self._new_game()
+        self._render(self.session.prompt())
+
+    def _open_review(self, review) -> None:
+        if isinstance(review, dict) and "missing" in review:
+            self._new_game()
+            self._say(progress_words("review_missing"), "cj-info", announce=True)
+            return
+        try:
+            entry, _state = progress.read_deal(review)
+            if entry["seat"] != self.session.seat:
+                raise progress.ProgressError("record", f"it was played from seat {entry['seat']}")
+        except progress.ProgressError as error:
+            self._new_game()
+            self._say(progress_words("review_bad", reason=error), "cj-info", announce=True)
+            return
+        self.session.load(entry["record"])
+        if entry["opponent"] in available_opponents():
+            self.session.set_opponent(entry["opponent"])
+            self.opponent_picker.value = entry["opponent"]
+        self._game_id = None  # a past deal: nothing is saved until a new game starts
+        self._hinted = None
+        self._sync_rule_controls()
+        self._render(progress_words("review_opened", when=entry["when"][:10]))
+        self._on_review()
+
+    def _keep(self) -> None:
+        """Have the page keep the game as it is now (after every play), and a deal just finished."""
+        finished, self._finished_now = self._finished_now, False
+        s = self.session
+        if self._game_id is None or self._offered is not None:
+            return
+        if s.deal_number == 1 and not s.can_undo and not s.finished:
+            return  # nothing of the learner's in it yet: a saved game stays as it is
+        game = None if s.match.finished else progress.game_entry(s, self._game_id)
+        if finished and s.finished:
+            message = {"store": "finished", "entry": progress.deal_entry(s, self._game_id), "game": game}
+        else:
+            message = {"store": "game", "game": game}
+        text = json.dumps(message, sort_keys=True)
+        if text != self._kept_text:
+            self._kept_text = text
+            self.table.store(message)
 
     def _sync_rule_controls(self) -> None:
         rules = self.session.pending_rules
