@@ -7,7 +7,8 @@ Schema (:func:`schema`), its limits, and how a newer version reads an older one
 (:func:`read`). The browser's side is ``calijack/widgets/progress.js``, one small script used
 by the static book, the live book (Pyodide) and the Voilà lessons; it receives these
 constants and the learner's sentences (:mod:`calijack.text_progress`) from :func:`script`,
-never a copy. In live pages the sandbox's card table reads and writes the store, and Python
+never a copy (:func:`page_script` adds ``progress-watch.js``, which remembers a book page's quick
+checks and puzzles). In live pages the sandbox's card table reads and writes the store, and Python
 checks whatever it hands over (:func:`read_game`, :func:`read_deal`), records included.
 
 The document, version 1 (the book's appendix ``book/records.md`` describes each field)::
@@ -48,7 +49,7 @@ from .text_progress import STAGE_NAMES, TEXTS, say
 
 __all__ = ["KEY", "FORMAT", "VERSION", "MAX_CHARS", "KEPT_DEALS", "SECTIONS", "ProgressError", "SavedGame",
            "schema", "read", "empty", "read_game", "read_deal", "game_entry", "deal_entry", "new_game_id",
-           "config", "script", "SCRIPT"]
+           "config", "script", "page_script", "SCRIPT"]
 
 KEY = "calijack-progress"
 """The ``localStorage`` key."""
@@ -61,6 +62,7 @@ MAX_CHARS = 1_000_000
 KEPT_DEALS = 50
 """Finished deals kept as records, newest last; the totals per opponent count every deal."""
 SCRIPT = Path(__file__).resolve().parent / "widgets" / "progress.js"
+WATCH = SCRIPT.with_name("progress-watch.js")
 _CONFIG_MARK = "/*CONFIG*/ null"
 
 # -- the schema ----------------------------------------------------------------------------------
@@ -189,6 +191,8 @@ def read(data: str | bytes | dict) -> dict:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ProgressError("foreign", say("reason_foreign"))
     version = data.get("version")
+    if isinstance(version, float) and version.is_integer():  # JSON has one kind of number: 1.0 is 1
+        version = int(version)
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
         raise ProgressError("foreign", say("reason_foreign"))
     if version > VERSION:
@@ -294,8 +298,13 @@ def script() -> str:
     source = SCRIPT.read_text(encoding="utf-8")
     if source.count(_CONFIG_MARK) != 1:
         raise RuntimeError(f"{SCRIPT.name} must hold {_CONFIG_MARK!r} exactly once")
-    constants = json.dumps(config(), ensure_ascii=True, separators=(",", ":"), sort_keys=True)
+    constants = json.dumps(config(), ensure_ascii=True, separators=(",", ":"))
     return source.replace(_CONFIG_MARK, re.sub(r"</", r"<\\/", constants))
+
+
+def page_script() -> str:
+    """:func:`script` and the watch of a page's quick checks and puzzles: what every book page loads."""
+    return script() + "\n" + WATCH.read_text(encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:

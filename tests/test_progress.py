@@ -297,3 +297,20 @@ def test_the_script_carries_the_constants_and_sentences_once():
     constants = json.loads(script.split("(typeof globalThis !== \"undefined\" ? globalThis : window, ")[1]
                            .rsplit(");", 1)[0])
     assert constants == json.loads(json.dumps(progress.config()))
+
+
+def test_each_puzzle_has_a_hint_and_carries_its_number_for_the_store():
+    from calijack.puzzles import load, theme
+    from calijack.text_coach import PUZZLE_HINTS
+    from calijack.widgets.practice import HINT_CLASS, practice_set
+
+    puzzles = load()[:4]
+    box = practice_set(puzzles)
+    for puzzle, item in zip(puzzles, box.questions):
+        assert f"cj-puzzle-n-{puzzle.number}" in item._dom_classes
+        hint = item.hint
+        assert HINT_CLASS in hint._dom_classes and hint in item.children
+        assert "cj-quiz-control" not in hint.control._dom_classes and hint.control.index is None
+        said = PUZZLE_HINTS[theme(puzzle.state, item.rating, puzzle.answer)]
+        assert said in hint.stack.children[0].value
+        assert str(puzzle.answer) not in said        # a hint, not the answer

@@ -2,8 +2,9 @@
 
 - Every page gets the progress store's script, ``_static/calijack-progress.js``: the one
   store module (``calijack/widgets/progress.js``) with the document's constants and the
-  learner's sentences put in by :func:`calijack.progress.script` (written once per build,
-  never copied by hand). Its tag names the page (``data-cj-page``), so the page's quick
+  learner's sentences put in, and the watch of the page's quick checks and puzzles
+  (``progress-watch.js``), as :func:`calijack.progress.page_script` makes them (written once
+  per build, never copied by hand). Its tag names the page (``data-cj-page``), so the page's quick
   checks and puzzles are remembered, and a lesson page asked to review a past deal
   (``?review=ID``) starts "Play live" by itself.
 - The progress page (``book/progress``) also gets ``book/_progress/progress-page.js`` and its
@@ -40,7 +41,7 @@ def _on_config_inited(app, config) -> None:
     config.html_static_path.append(str(PAGE_FILES))
     # The script's text is an "html" config value's: when the store, its schema or a sentence
     # changes, every page is written again with the new digest.
-    digest = hashlib.sha256(progress.script().encode())
+    digest = hashlib.sha256(progress.page_script().encode())
     for path in sorted(PAGE_FILES.iterdir()):
         digest.update(path.name.encode() + path.read_bytes())
     config.calijack_progress_digest = digest.hexdigest()[:16]
@@ -52,7 +53,7 @@ def _on_builder_inited(app) -> None:
     # Written before the pages, so Sphinx versions each page's link to it (?v=…).
     static = Path(app.outdir, "_static")
     static.mkdir(parents=True, exist_ok=True)
-    (static / SCRIPT).write_text(progress.script(), encoding="utf-8")
+    (static / SCRIPT).write_text(progress.page_script(), encoding="utf-8")
 
 
 def _on_page_context(app, pagename, templatename, context, doctree) -> None:
@@ -108,7 +109,7 @@ def _on_build_finished(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
     outdir = Path(app.outdir)
-    (outdir / "_static" / SCRIPT).write_text(progress.script(), encoding="utf-8")
+    (outdir / "_static" / SCRIPT).write_text(progress.page_script(), encoding="utf-8")
     (outdir / "_static" / MANIFEST).write_text(json.dumps(book_manifest(outdir), indent=1), encoding="utf-8")
 
 

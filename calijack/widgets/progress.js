@@ -16,10 +16,11 @@
 // progress of this visit in memory. Nothing here logs to the console or throws to its caller.
 //
 // API (window.calijackProgress): status(), read(), answerCheck(id, right), puzzleHint(n),
-// puzzleAnswer(n, right), saveGame(game), finishDeal(entry, game), reset(section), resetAll(),
+// puzzlePick(n, right), saveGame(game), finishDeal(entry, game), reset(section), resetAll(),
 // exportText(), rawText(), parse(text), replace(doc), say(key, fields), starsWords(n),
-// reviewRequest(), check(value, schema), watchPage(options). A change fires the window event
-// "calijack-progress" (also when another tab of the same site changed the document).
+// reviewRequest(), check(value, schema). A change fires the window event "calijack-progress"
+// (also when another tab of the same site changed the document). The book's pages add the
+// watch of their quick checks and puzzles (progress-watch.js, after this script).
 (function (root, CONFIG) {
   "use strict";
   if (!CONFIG || root.calijackProgress) return;
@@ -167,8 +168,15 @@
   var known = { text: null, doc: null }; // the text last read or written, and its document
   var state = { status: "ok", reason: "" };
 
+  // The browser's storage, or null when it refuses this site any (a page may have put a
+  // stand-in in its place that keeps nothing: book/_ext/templates/layout.html).
   function storage() {
-    try { return root.localStorage || null; } catch (e) { return null; }
+    try {
+      var store = root.localStorage;
+      return store && !store.calijackMemoryOnly ? store : null;
+    } catch (e) {
+      return null;
+    }
   }
 
   function setStatus(status, reason) {
@@ -402,135 +410,4 @@
     if (event.key === null || event.key === CONFIG.key) notify();
   });
 
-  // -- a page's quick checks and puzzles ------------------------------------------------------------
-  // Every quick check and puzzle is a row of answer buttons over precomputed feedback frames
-  // (calijack/widgets/quiz.py); a click is read from the page itself, so this works in the static
-  // book (no Python), in Voilà and in the live frame alike.
-  var QUESTION = ".cj-quiz-question";
-
-  function puzzleNumber(question) {
-    var found = /(?:^|\s)cj-puzzle-n-(\d+)(?:\s|$)/.exec(question.className);
-    return found ? Number(found[1]) : null;
-  }
-
-  function checkId(doc, page, question) {
-    var all = Array.prototype.filter.call(doc.querySelectorAll(QUESTION), function (q) { return puzzleNumber(q) === null; });
-    var n = all.indexOf(question) + 1;
-    return n > 0 && page ? page + "#" + n : null;
-  }
-
-  function mark(question, text) {
-    var line = question.querySelector(":scope > .cj-progress-mark");
-    if (!text) { if (line) line.remove(); return; }
-    if (!line) {
-      line = question.ownerDocument.createElement("p");
-      line.className = "cj-progress-mark";
-      question.appendChild(line);
-    }
-    if (line.textContent !== text) line.textContent = text;
-  }
-
-  function showMarks(doc, page) {
-    var kept = load().doc;
-    doc.querySelectorAll(QUESTION).forEach(function (question) {
-      var number = puzzleNumber(question);
-      if (number !== null) {
-        var p = kept.puzzles[String(number)];
-        mark(question, p && p.best ? say("puzzle_best", { stars: starsWords(p.best) }) : "");
-        return;
-      }
-      var id = checkId(doc, page, question);
-      var c = id && kept.checks[id];
-      mark(question, c ? say(c.first ? "check_first" : "check_later", {}) : "");
-    });
-    var note = status().note;
-    doc.querySelectorAll(".cj-quiz").forEach(function (quiz) {
-      var line = quiz.querySelector(":scope > .cj-progress-note");
-      if (!note) { if (line) line.remove(); return; }
-      if (!line) {
-        line = doc.createElement("p");
-        line.className = "cj-progress-note";
-        line.setAttribute("role", "status");
-        quiz.insertBefore(line, quiz.firstChild);
-      }
-      line.textContent = note;
-    });
-  }
-
-  // Watch the quick checks and puzzles of `doc` (a page, or the live frame's document).
-  function watch(doc, page) {
-    if (doc.cjProgressWatched) return;
-    doc.cjProgressWatched = true;
-    var solved = {}; // puzzles solved in this visit: picks after the answer count no more
-    doc.addEventListener("click", function (event) {
-      var target = event.target;
-      var button = target && target.closest && target.closest("button");
-      var question = button && button.closest(QUESTION);
-      if (!question || button.closest(".cj-demo-placeholder")) return;
-      var number = puzzleNumber(question);
-      if (button.closest(".cj-puzzle-hint")) {
-        if (number !== null && !solved[number]) api.puzzleHint(number);
-      } else if (button.closest(".cj-quiz-control")) {
-        var buttons = Array.prototype.slice.call(button.closest(".cj-quiz-control").querySelectorAll("button"));
-        var index = buttons.indexOf(button);
-        var feedback = question.querySelector('.cj-frame[data-frame="' + index + '"] .cj-quiz-feedback');
-        if (!feedback) return;
-        var right = feedback.getAttribute("data-right") === "true";
-        if (number !== null) {
-          if (solved[number]) return;
-          if (api.puzzlePick(number, right) || right) solved[number] = true;
-        } else {
-          var id = checkId(doc, page, question);
-          if (id) api.answerCheck(id, right);
-        }
-      } else {
-        return;
-      }
-      showMarks(doc, page);
-    });
-    var refresh = function () { showMarks(doc, page); };
-    doc.addEventListener("cj-widgets-rendered", refresh);
-    root.addEventListener("calijack-progress", refresh);
-    new root.MutationObserver(function (changes) {
-      // A quiz drawn after the page (the widget code comes late, or Python draws it).
-      for (var k = 0; k < changes.length; k++) {
-        for (var j = 0; j < changes[k].addedNodes.length; j++) {
-          var node = changes[k].addedNodes[j];
-          if (node.querySelector && (node.matches(".cj-quiz, " + QUESTION) || node.querySelector(".cj-quiz"))) {
-            refresh();
-            return;
-          }
-        }
-      }
-    }).observe(doc.body, { childList: true, subtree: true });
-    refresh();
-  }
-  api.watch = watch;
-
-  // On a page of the book (the script tag's data-cj-page names it): its quizzes, the live
-  // frame's once "Play live" opens it, and a deal to review (?review=ID) starts "Play live".
-  function watchPage(script) {
-    var page = script.getAttribute("data-cj-page") || "";
-    var start = function () {
-      watch(document, page);
-      if (api.reviewRequest() && document.querySelector(".cj-live, .cj-live-button, script[data-lesson]")) {
-        var waited = 0;
-        var press = function () {
-          var button = document.querySelector(".cj-live-button");
-          if (button && !button.disabled) {
-            var status = document.querySelector(".cj-live-status");
-            if (status) status.textContent = say("review_starting", {});
-            button.click();
-          } else if ((waited += 100) < 10000) {
-            setTimeout(press, 100);
-          }
-        };
-        press();
-      }
-    };
-    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-    else start();
-  }
-  var me = root.document && root.document.currentScript;
-  if (me && me.hasAttribute("data-cj-page")) watchPage(me);
 })(typeof globalThis !== "undefined" ? globalThis : window, /*CONFIG*/ null);
