@@ -23,7 +23,7 @@ SEED = 7
 
 def tell(sandbox: Sandbox, game=None, review=None) -> None:
     """What the page's store holds, as the card table's script sends it."""
-    sandbox.table._receive(sandbox.table, {"action": "stored", "game": game, "review": review})
+    sandbox.table._receive(sandbox.table, {"action": "stored", "json": json.dumps({"game": game, "review": review})})
 
 
 def first_legal(sandbox: Sandbox):
@@ -180,6 +180,13 @@ def test_a_past_deal_that_cannot_be_reviewed_is_said_so(review, says):
     sandbox = Sandbox(seed=SEED, delay=0)
     tell(sandbox, review=review)
     assert says in message(sandbox) and not sandbox.session.finished
+
+
+@pytest.mark.parametrize("text", [None, 7, "{", "[]", "x" * 2_000_001, "[" * 10_000 + "]" * 10_000])
+def test_what_is_not_json_from_the_page_is_refused_in_a_sentence(text):
+    sandbox = Sandbox(seed=SEED, delay=0)
+    sandbox.table._receive(sandbox.table, {"action": "stored", "json": text})
+    assert "could not be read back" in message(sandbox) and sandbox.table.offer == {}
 
 
 def test_the_messages_to_the_page_are_json():

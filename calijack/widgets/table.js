@@ -6,9 +6,10 @@
 // Traits: table_html, message_html, sheet_html (HTML strings), actions ({hint, undo, next, review}:
 // which buttons are offered), busy, status (markers for tests), offer ({text, yes, no}: a choice
 // shown in place of the table, "Continue your game" or "New deal"). Messages in: {announce: text}
-// (read out by the polite live region), {store: "game" | "finished", ...} (kept in the progress
-// store). Messages out: {action: "play", card: "JH"}, {action: "hint" | "undo" | "next" | "review" |
-// "continue" | "fresh"}, and once, {action: "stored", game, review}: what the store holds.
+// (read out by the polite live region), {store: '{"store": "game" | "finished", …}'} (JSON text:
+// kept in the progress store). Messages out: {action: "play", card: "JH"}, {action: "hint" | "undo" | "next" | "review" |
+// "continue" | "fresh"}, and once, {action: "stored", json: '{"game": …, "review": …}'}: what the
+// store holds.
 //
 // The progress store (globalThis.calijackProgress, calijack/widgets/progress.js) is prepended to
 // this module by calijack/widgets/table.py: the same store as the book's pages.
@@ -186,15 +187,17 @@ function render({ model, el }) {
     note.textContent = store ? store.status().note : "";
     note.hidden = !note.textContent;
   };
-  const keep = (content) => {
+  const keep = (text) => {
     if (!store) return;
+    let content;
+    try { content = JSON.parse(text); } catch (e) { return; }
     if (content.store === "game") store.saveGame(content.game || null);
     else if (content.store === "finished" && content.entry) store.finishDeal(content.entry, content.game || null);
     showNote();
   };
 
   const onMessage = (content) => {
-    if (content && typeof content.store === "string") keep(content);
+    if (content && typeof content.store === "string") keep(content.store);
     if (content && typeof content.announce === "string") {
       // Emptied first, so the same sentence twice is read twice.
       region.textContent = "";
@@ -211,7 +214,9 @@ function render({ model, el }) {
     const wanted = store.reviewRequest();
     const review = wanted === null ? null
       : kept.deals.find((deal) => deal.id === wanted) || { missing: String(wanted).slice(0, 80) };
-    model.send({ action: "stored", game: kept.game, review });
+    // As JSON text: every kernel reads text alike (Pyodide's gives JavaScript's null as its own
+    // object, not None).
+    model.send({ action: "stored", json: JSON.stringify({ game: kept.game, review }) });
     showNote();
   }
   return () => {

@@ -18,18 +18,32 @@ Both files are package data: the same widget runs in JupyterLab, Voilà and Jupy
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Callable
 
 import anywidget
 import traitlets
 
-from ..progress import script
+from ..progress import MAX_CHARS, script
 
 __all__ = ["CardTable", "ACTIONS"]
 
 HERE = Path(__file__).resolve().parent
 ACTIONS = ("play", "hint", "undo", "next", "review", "continue", "fresh")
+
+
+def _stored(text) -> tuple[object, object]:
+    """``(game, review)`` from the page's JSON text; anything unreadable is "junk" (refused later)."""
+    if not isinstance(text, str) or len(text) > MAX_CHARS:
+        return "junk", None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return "junk", None
+    if not isinstance(data, dict):
+        return "junk", None
+    return data.get("game"), data.get("review")
 
 
 class CardTable(anywidget.AnyWidget):
@@ -38,7 +52,8 @@ class CardTable(anywidget.AnyWidget):
     ``on_action(action, card)`` is called for each valid message from the page: ``action`` is
     one of :data:`ACTIONS`, ``card`` the card's code for "play" (else ``None``). A malformed
     message is reported through ``on_bad`` and changes nothing. ``on_stored(game, review)`` is
-    called with what the page's progress store holds (each as the page sent it: unchecked).
+    called with what the page's progress store holds (each as the page sent it, as JSON text:
+    unchecked; text that is not JSON comes as ``"junk"``, which the sandbox refuses).
     ``offer`` (``{"text", "yes", "no"}``, or empty) shows a choice in place of the table.
     """
 
@@ -67,7 +82,7 @@ class CardTable(anywidget.AnyWidget):
     def _receive(self, _widget, content, _buffers=None) -> None:
         # A message from the page is input like any other: check its shape before acting.
         if isinstance(content, dict) and content.get("action") == "stored":
-            self._on_stored(content.get("game"), content.get("review"))
+            self._on_stored(*_stored(content.get("json")))
             return
         if not isinstance(content, dict) or content.get("action") not in ACTIONS:
             self._on_bad("That click was not understood, so nothing was played.")
@@ -87,9 +102,10 @@ class CardTable(anywidget.AnyWidget):
 
     def store(self, message: dict) -> None:
         """Have the page keep ``message`` in the progress store: ``{"store": "game", "game": …}``
-        or ``{"store": "finished", "entry": …, "game": …}`` (see ``progress.js``)."""
+        or ``{"store": "finished", "entry": …, "game": …}`` (see ``progress.js``). Sent as JSON
+        text, which every kernel passes on alike (Pyodide's makes Python's None undefined)."""
         self.stored.append(message)
-        self.send(message)
+        self.send({"store": json.dumps(message, separators=(",", ":"))})
 
     def announce(self, text: str) -> None:
         """Have screen readers read ``text`` out politely (the live region), if it says anything."""

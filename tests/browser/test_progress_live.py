@@ -15,6 +15,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from playwright.sync_api import expect
 
 from calijack import progress
@@ -34,8 +36,13 @@ def kept(page) -> dict | None:
 
 def wait_kept(page, test_js: str) -> dict:
     """The kept document once ``test_js`` (a function of it) holds."""
-    page.wait_for_function(f"() => {{ const t = localStorage.getItem({KEY}); return t && ({test_js})(JSON.parse(t)); }}",
-                           timeout=30_000)
+    try:
+        page.wait_for_function(f"() => {{ const t = localStorage.getItem({KEY}); return t && ({test_js})(JSON.parse(t)); }}",
+                               timeout=30_000)
+    except Exception:
+        doc = kept(page) or {}
+        summary = {k: (len(v) if isinstance(v, (list, dict)) else v) for k, v in doc.items()}
+        pytest.fail(f"the store never held {test_js}: it holds {summary}", pytrace=False)
     return kept(page)
 
 
