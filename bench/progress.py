@@ -1,8 +1,8 @@
 """The progress store's figures, in Chromium: the document's size, and the time to save a play.
 
-Serves the built book (``_build/html``) on 127.0.0.1, opens its "Your progress" page in
-Debian's Chromium (the store's script is the one the book ships, ``_static/calijack-progress.js``)
-and measures, with the store's own calls, as the live sandbox makes them:
+Serves the built book (``_build/html``) on 127.0.0.1, opens a page of its site in Debian's
+Chromium holding the store's script alone (``calijack.progress.script()``, as the live
+sandbox's frame does) and measures, with the store's own calls, as the sandbox makes them:
 
 - *size*: the document's JSON text, in characters (a valid document is ASCII: bytes too), after
   10, 100 and 10,000 finished deals (``finishDeal``), each a real deal the engine played at
@@ -93,7 +93,11 @@ def main(argv=None) -> int:
     with serving(BOOK, 0, "127.0.0.1") as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         page = browser.new_page()
+        # A page of the book's site holding the store's script alone, as the live sandbox's frame
+        # does (no page drawn again on each change: that is the page's work, after the save).
         page.goto(url + PAGE, wait_until="load")
+        page.set_content("<!DOCTYPE html><html lang=en><title>bench</title><body></body></html>")
+        page.add_script_tag(content=progress.script())
         page.wait_for_function("() => !!window.calijackProgress")
         page.evaluate("() => localStorage.clear()")
         done, finish_times = 0, []

@@ -1,6 +1,7 @@
-"""Sphinx extension: the learner's progress on every page of the book, and the progress page.
+"""Sphinx extension: the learner's progress on the pages that use it, and the progress page.
 
-- Every page gets the progress store's script, ``_static/calijack-progress.js``: the one
+- Every page that uses it (quick checks, puzzles, a lesson, the progress page; the others
+  carry nothing more) gets the progress store's script, ``_static/calijack-progress.js``: the one
   store module (``calijack/widgets/progress.js``) with the document's constants and the
   learner's sentences put in, and the watch of the page's quick checks and puzzles
   (``progress-watch.js``), as :func:`calijack.progress.page_script` makes them (written once
@@ -32,6 +33,8 @@ MANIFEST = "calijack-progress-book.json"
 PROGRESS_PAGE = "book/progress"
 SANDBOX_PAGE = "notebooks/07_sandbox"
 NOT_PAGES = {"search", "genindex", "py-modindex"}
+LESSONS = "notebooks/"
+STATE_TYPE = "application/vnd.jupyter.widget-state+json"
 STATE_FILE = re.compile(r'data-cj-state="([^"]+)"')
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 PUZZLE_CLASS = re.compile(r"^cj-puzzle-n-(\d+)$")
@@ -56,8 +59,18 @@ def _on_builder_inited(app) -> None:
     (static / SCRIPT).write_text(progress.page_script(), encoding="utf-8")
 
 
+def _needs_store(pagename: str, context: dict) -> bool:
+    """The progress page, the lessons (the live frame, a deal to review), and pages whose widgets
+    hold quick checks or puzzles (read in the widget state myst-nb has just put in the page)."""
+    if pagename == PROGRESS_PAGE or pagename.startswith(LESSONS):
+        return True
+    return any(getattr(js, "attributes", {}).get("type") == STATE_TYPE
+               and "cj-quiz-question" in getattr(js, "attributes", {}).get("body", "")
+               for js in context.get("script_files") or [])
+
+
 def _on_page_context(app, pagename, templatename, context, doctree) -> None:
-    if app.builder.format != "html" or pagename in NOT_PAGES:
+    if app.builder.format != "html" or pagename in NOT_PAGES or not _needs_store(pagename, context):
         return
     app.add_js_file(SCRIPT, loading_method="defer", **{"data-cj-page": pagename})
     if pagename == PROGRESS_PAGE:
@@ -118,7 +131,9 @@ def setup(app):
     app.add_config_value("calijack_progress_digest", "", "html")
     app.connect("config-inited", _on_config_inited)
     app.connect("builder-inited", _on_builder_inited)
-    app.connect("html-page-context", _on_page_context)
+    # After myst-nb's own handler (priority 500), which puts the widget state in the page, and
+    # before calijack_speed's (900), which takes it out again.
+    app.connect("html-page-context", _on_page_context, priority=600)
     # After calijack_speed's own (priority 900), which moves each page's widget state to a file.
     app.connect("build-finished", _on_build_finished, priority=950)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -264,7 +264,13 @@
     }
   }
 
-  window.addEventListener("calijack-progress", function () { if (!dialog.open) draw(); });
+  // Drawn again once per frame at most, after the change that asked for it.
+  var queued = false;
+  window.addEventListener("calijack-progress", function () {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(function () { queued = false; if (!dialog.open) draw(); });
+  });
   dialog.addEventListener("close", function () { setTimeout(draw, 0); });
   var url = script.getAttribute("data-cj-manifest");
   fetch(url).then(function (r) { return r.ok ? r.json() : null; }).catch(function () { return null; })

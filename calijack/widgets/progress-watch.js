@@ -112,7 +112,12 @@
       }
       showMarks(doc, page);
     });
-    var refresh = function () { showMarks(doc, page); };
+    var queued = false;
+    var refresh = function () { // once per frame at most, after the change that asked for it
+      if (queued) return;
+      queued = true;
+      (doc.defaultView || root).requestAnimationFrame(function () { queued = false; showMarks(doc, page); });
+    };
     doc.addEventListener("cj-widgets-rendered", refresh);
     root.addEventListener("calijack-progress", refresh);
     new root.MutationObserver(function (changes) {

@@ -165,7 +165,9 @@
 
   // -- the store ----------------------------------------------------------------------------------
   var memory = null; // this visit's document when storage cannot keep it
-  var known = { text: null, doc: null }; // the text last read or written, and its document
+  // The text last read or written, known to be a good document of this version, and that
+  // document, owned by the store: a change starts from it without reading the text again.
+  var known = { text: null, doc: null };
   var state = { status: "ok", reason: "" };
 
   // The browser's storage, or null when it refuses this site any (a page may have put a
@@ -184,7 +186,8 @@
   }
 
   // {doc, text}: the document as kept (or this visit's copy); status says whether it is kept.
-  function load() {
+  // `owned`: the caller changes the store's own copy (update), else it gets a copy of its own.
+  function load(owned) {
     var store = storage();
     var text = null;
     if (store) {
@@ -198,15 +201,16 @@
       if (state.status === "unreadable" || state.status === "blocked") setStatus("ok");
       return { doc: memory && state.status === "full" ? memory : empty(), text: null };
     }
-    if (text === known.text) {
+    if (text === known.text) { // checked already
       if (state.status !== "full") setStatus("ok");
-      return { doc: copy(known.doc), text: text };
+      return { doc: owned ? known.doc : JSON.parse(text), text: text };
     }
     try {
       var doc = parse(text);
-      known = { text: text, doc: doc };
+      // An older version's text is read (brought up to this version) each time, until written.
+      known = JSON.parse(text).version === CONFIG.version ? { text: text, doc: doc } : { text: null, doc: null };
       if (state.status !== "full") setStatus("ok");
-      return { doc: copy(doc), text: text };
+      return { doc: owned ? doc : copy(doc), text: text };
     } catch (e) {
       if (!(e instanceof Unreadable)) throw e;
       setStatus("unreadable", e.reason);
@@ -224,7 +228,8 @@
   // was checked when read); the oldest kept deals go first if the document would pass its cap.
   // Returns true when the change is kept in storage.
   function update(section, change) {
-    var got = load();
+    var got = load(true);
+    known = { text: null, doc: null }; // changed below: read again unless written
     if (got.unreadable) {
       // Never written over: the learner chooses on the progress page. This visit still counts.
       memory = got.doc;
@@ -262,7 +267,7 @@
       return false;
     }
     memory = null;
-    known = { text: text, doc: copy(doc) };
+    known = { text: text, doc: doc };
     setStatus("ok");
     notify();
     return true;
