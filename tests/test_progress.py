@@ -314,3 +314,30 @@ def test_each_puzzle_has_a_hint_and_carries_its_number_for_the_store():
         said = PUZZLE_HINTS[theme(puzzle.state, item.rating, puzzle.answer)]
         assert said in hint.stack.children[0].value
         assert str(puzzle.answer) not in said        # a hint, not the answer
+
+
+def one_past_each_limit() -> dict:
+    """A document one step past each of the schema's limits, by name (each refused alone)."""
+    base = read(json.dumps(biggest_document()))
+    entry, game = base["deals"][0], base["game"]
+    past = {
+        "deals": dict(base, deals=[entry] * (progress.KEPT_DEALS + 1)),
+        "checks": dict(base, checks=dict(base["checks"], **{"book/x#1": {"first": True, "solved": True}})),
+        "hands": dict(base, deals=[dict(entry, record=dict(entry["record"], hands=entry["record"]["hands"] * 2))]),
+        "plays": dict(base, deals=[dict(entry, record=dict(entry["record"], plays=entry["record"]["plays"] * 2))]),
+        "rule": dict(base, deals=[dict(entry, record=dict(entry["record"], rules={"game": "v" * 41}))]),
+        "match": dict(base, game=dict(game, record=dict(game["record"], deals=game["record"]["deals"] * 2))),
+        "deal": dict(base, game=dict(game, deal=101)),
+        "stars": dict(base, puzzles={"1": {"best": 4, "tries": 0, "hint": False}}),
+        "id": dict(base, checks={"b" * 81 + "#1": {"first": True, "solved": True}}),
+    }
+    return past
+
+
+@pytest.mark.parametrize("limit", list(one_past_each_limit()))
+def test_one_past_each_limit_is_refused(limit):
+    doc = one_past_each_limit()[limit]
+    assert not REFERENCE.is_valid(doc)
+    with pytest.raises(ProgressError) as caught:
+        read(json.dumps(doc))
+    assert caught.value.kind == "schema"

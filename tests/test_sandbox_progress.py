@@ -4,7 +4,7 @@ stopped), what it refuses from the page, and a past deal opened for review.
 
 The page's side is played by hand: ``table._receive`` is what a message from the page calls,
 and ``table.stored`` lists what the sandbox had the page keep. The browser tests
-(``tests/browser/test_progress*.py``) do the same through the real page.
+(``tests/browser/test_progress_book.py``, ``test_progress_live.py``) do the same through the real page.
 """
 
 from __future__ import annotations

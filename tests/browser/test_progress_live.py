@@ -12,8 +12,6 @@ The page fixtures fail a test on any console error or request off 127.0.0.1.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -21,9 +19,8 @@ from playwright.sync_api import expect
 
 from calijack import progress
 from calijack.play import Session
-from conftest import REPO
 from test_live_book import START_MS, start_live
-from test_progress import BLOCKED
+from test_progress_book import BLOCKED, replayed_points
 from test_sandbox import NOTEBOOK, SEED, first_legal, play_while, press_card, settle
 
 KEY = json.dumps(progress.KEY)
@@ -88,14 +85,7 @@ def test_play_live_continue_finish_download_and_review(book_site, page, page_gua
     deal = page.locator(".cj-progress-deal")
     mine, theirs = mirror.result.points
     expect(deal).to_contain_text(f"you scored {mine}, the computer {theirs}.")
-    with page.expect_download() as info:
-        deal.locator(".cj-download-record").click()
-    record = tmp_path / "deal.json"
-    info.value.save_as(record)
-    done = subprocess.run([sys.executable, "-m", "calijack", "replay", str(record), "--json"],
-                          capture_output=True, text=True, cwd=REPO)
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["result"]["points"] == [mine, theirs]
+    assert replayed_points(page, deal, tmp_path) == [mine, theirs]
 
     # Review: the sandbox page starts Python by itself and opens the deal with its review.
     deal.locator(".cj-review-link").click()

@@ -15,14 +15,13 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from playwright.sync_api import expect
 
 from calijack import progress
 from calijack.play import Session
 from calijack.puzzles import load as load_puzzles
 from conftest import BOOK_HTML, REPO
+from test_progress import one_past_each_limit  # tests/test_progress.py: the schema's limits
 
 CHECKS_PAGE = "book/03_legal_play.html"
 PRACTICE = "book/practice.html"
@@ -103,6 +102,7 @@ def documents_for_the_page() -> list[str]:
         parent[key] = rng.choice([None, True, 0, -1, 1.5, 10**12, "", "é" * 3, "7C", [], {}, [1], {"a": 1},
                                   "2026-12-01T10:00:00Z", "0123456789abcdef/1", "x" * 90])
         texts.append(json.dumps(doc, ensure_ascii=rng.random() < 0.5))
+    texts += [json.dumps(doc) for doc in one_past_each_limit().values()]
     return texts
 
 
@@ -265,6 +265,18 @@ def test_downloaded_progress_loads_in_another_browser_the_same(page, new_page, b
     page_guard.assert_clean("after download and load")
 
 
+def replayed_points(page, deal, folder) -> list[int]:
+    """Press a past deal's Download record, and have ``calijack replay`` read the file: its points."""
+    with page.expect_download() as info:
+        deal.locator(".cj-download-record").click()
+    record = folder / "deal.json"
+    info.value.save_as(record)
+    done = subprocess.run([sys.executable, "-m", "calijack", "replay", str(record), "--json"],
+                          capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["result"]["points"]
+
+
 def test_a_finished_deal_downloads_as_a_record_that_replays(page, book_site, tmp_path):
     seed_store(page, book_site)
     _, session = finished_entry()
@@ -273,14 +285,7 @@ def test_a_finished_deal_downloads_as_a_record_that_replays(page, book_site, tmp
     assert deal.count() == 1
     mine, theirs = session.result.points
     expect(deal).to_contain_text(f"against the heuristic computer player: you scored {mine}, the computer {theirs}.")
-    with page.expect_download() as info:
-        deal.locator(".cj-download-record").click()
-    record = tmp_path / "deal.json"
-    info.value.save_as(record)
-    done = subprocess.run([sys.executable, "-m", "calijack", "replay", str(record), "--json"],
-                          capture_output=True, text=True, cwd=REPO)
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["result"]["points"] == [mine, theirs]
+    assert replayed_points(page, deal, tmp_path) == [mine, theirs]
     review = deal.locator(".cj-review-link")
     assert review.get_attribute("href") == f"../notebooks/07_sandbox.html?review={GAME_ID}%2F1"
     table = page.locator('.cj-progress-section[data-section="opponents"] tr[data-opponent="heuristic"] td')
@@ -320,6 +325,11 @@ def test_reset_all_by_keyboard_on_a_phone_and_a_desk(screen_page, page_checks, b
     least = 44 if page.screen == "phone" else 24
     assert page_checks.small_targets(page, "#cj-progress", least) == [], page.screen
     page_checks.assert_accessible(page, f"the progress page ({page.screen})")
+    if page.screen == "phone":                                          # a finger: open, then Cancel
+        page.locator(".cj-reset-puzzles").tap()
+        page.locator("dialog.cj-confirm[open] .cj-confirm-no").tap()
+        expect(page.locator("dialog.cj-confirm[open]")).to_have_count(0)
+        assert kept(page)["puzzles"]
     reset = page.locator(".cj-progress-actions .cj-reset-all")
     reset.focus()
     page.keyboard.press("Enter")
