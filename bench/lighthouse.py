@@ -5,7 +5,7 @@
                                          [--runs 3] [--book _build/html] [--port 9400]
                                          [--out bench/out/lighthouse] [--json]
 
-The built book is served the way a real host serves it (gzip, MIME types, cache headers:
+The built book is served the way a real host serves it (Brotli or gzip, MIME types, cache headers:
 ``calijack.static_server``) on 127.0.0.1, and Lighthouse 12.2.3 (pinned in
 ``bench/lighthouse/package-lock.json``) drives Debian's Chromium against each content page,
 one at a time, with its default mobile preset: a mid-range phone on slow 4G, simulated
@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  measured {page}", file=sys.stderr, flush=True)
     indexes = sorted(r["benchmark_index"] for r in rows)
     print(f"Lighthouse 12.2.3, {'desktop' if args.desktop else 'mobile'} preset, "
-          f"served with gzip by calijack.static_server; {len(rows)} pages, "
+          f"served compressed by calijack.static_server; {len(rows)} pages, "
           f"median of {max(args.runs, 1)} run(s) each; benchmark index "
           f"{indexes[0]}-{indexes[-1]} (median {indexes[len(indexes) // 2]}); "
           f"{discarded} run(s) on a starved CPU discarded\n")

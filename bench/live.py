@@ -1,8 +1,7 @@
 """The live book's figures: Python in the reader's browser, measured in Chromium.
 
-Serves the built book (``_build/html``, with its live part ``lite/``) with a plain static
-server on 127.0.0.1 (calijack.serve's handler: the right MIME types, no compression) and
-measures, in Debian's Chromium through Playwright:
+Serves the built book (``_build/html``, with its live part ``lite/``) on 127.0.0.1 as
+``make serve`` does (``calijack.static_server``: compressed, typed, cached) and measures, in Debian's Chromium through Playwright:
 
 - *cold start*: a fresh browser profile (empty caches) on the sandbox page; from the click on
   "Play live" to the first legal card of the live sandbox ready to click;
@@ -34,9 +33,7 @@ Budgets (issue 8): cold ≤ 8 s, warm ≤ 3 s, ≤ 15 MB gzip, click p95 ≤ 150
 from __future__ import annotations
 
 import argparse
-import functools
 import gzip
-import http.server
 import json
 import os
 import random
@@ -52,7 +49,7 @@ from urllib.parse import unquote, urlencode, urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
-from calijack.static_server import StaticHandler  # noqa: E402
+from calijack import static_server  # noqa: E402
 from click_latency import CHROMIUM, CHROMIUM_ARGS, TIMER_JS, summary  # noqa: E402
 import live_start  # noqa: E402
 
@@ -81,16 +78,13 @@ print("CJ-SEARCH " + json.dumps(seconds))
 """
 
 
-class _Handler(live_start.ProbeMixin, StaticHandler):
-    """The book server's handler (as `make serve`: gzip, MIME types, cache), and the Python-phases probe."""
-
-
 def serve(folder: Path):
-    """A threaded static server on 127.0.0.1 and a free port; returns (server, root URL)."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(folder)))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+    """The book as `make serve` serves it, and the Python-phases probe, on 127.0.0.1 and a free
+    port; returns (server, its thread, root URL)."""
+    server = static_server.make_server(live_start.with_probe(static_server.make_app(folder)))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    return server, thread, f"http://127.0.0.1:{server.effective_port}/"
 
 
 def file_for(url: str, root: str) -> Path | None:
@@ -206,7 +200,7 @@ def run(click_count: int, decisions: int) -> dict:
 
     if not (BOOK / "lite" / "lessons.json").is_file():
         raise SystemExit("the book is not built with its live part: run `make book` first")
-    server, url = serve(BOOK)
+    server, thread, url = serve(BOOK)
     report = {}
     try:
         with sync_playwright() as pw:
@@ -252,8 +246,7 @@ def run(click_count: int, decisions: int) -> dict:
                 context.close()
             shutil.rmtree(profile, ignore_errors=True)
     finally:
-        server.shutdown()
-        server.server_close()
+        static_server.stop(server, thread)
     return report
 
 

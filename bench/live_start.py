@@ -81,20 +81,19 @@ PROBE_WORKER = """onmessage = async (event) => {
 };"""
 
 
-class ProbeMixin:
-    """For a static-file handler class: also serve the Python-phases probe under ``/__bench/``."""
+def with_probe(app):
+    """The WSGI ``app`` (a static site), which also serves the Python-phases probe under ``/__bench/``."""
+    pages = {PROBE_PATH: (PROBE_HTML, "text/html"), "/__bench/python-worker.mjs": (PROBE_WORKER, "text/javascript")}
 
-    def do_GET(self):  # noqa: N802  (http.server's name)
-        page = {PROBE_PATH: (PROBE_HTML, "text/html"),
-                "/__bench/python-worker.mjs": (PROBE_WORKER, "text/javascript")}.get(self.path.split("?")[0])
+    def probe(environ, start_response):
+        page = pages.get(environ.get("PATH_INFO", ""))
         if page is None:
-            return super().do_GET()
+            return app(environ, start_response)
         body = page[0].encode()
-        self.send_response(200)
-        self.send_header("Content-Type", page[1])
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        start_response("200 OK", [("Content-Type", page[1]), ("Content-Length", str(len(body)))])
+        return [body]
+
+    return probe
 
 
 def browser_cpu_seconds() -> float:

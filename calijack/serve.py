@@ -2,8 +2,8 @@
 
     python -m calijack.serve --book _build/html --book-port 8000 --voila-port 8866
 
-- The book: the static site in ``--book``, served as a real host serves it (gzip, MIME
-  types, among them ``.wasm`` and ``.mjs`` for the live lessons' Python, cache headers:
+- The book: the static site in ``--book``, served as a real host serves it (Brotli or gzip,
+  MIME types, among them ``.wasm`` and ``.mjs`` for the live lessons' Python, cache headers:
   :mod:`calijack.static_server`).
 - The lessons: Voilà over the ``--notebooks`` folder (tree mode), run with calijack's Voilà
   configuration (``calijack/jupyter_config/voila.py``: its template, which loads nothing from
@@ -34,7 +34,7 @@ import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 
-from calijack.static_server import make_server
+from calijack import static_server
 
 HOST = "127.0.0.1"
 # calijack's Voilà configuration (calijack/jupyter_config/voila.py): its template, the Host
@@ -285,10 +285,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     try:
-        book_server = make_server(book, args.book_port, HOST)
+        book_server = static_server.make_server(static_server.make_app(book), args.book_port, HOST)
     except OSError as exc:
         return _fail(f"cannot serve the book on {HOST}:{args.book_port}: {exc.strerror}.", 1)
-    book_thread = threading.Thread(target=book_server.serve_forever, name="book", daemon=True)
+    book_thread = threading.Thread(target=book_server.run, name="book", daemon=True)
 
     stop = threading.Event()
 
@@ -314,7 +314,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return _fail(f"Voilà exited with code {voila.returncode} (see its log above).", 1)
             return _fail(f"Voilà did not answer on {voila_url} within "
                          f"{args.startup_timeout:.0f} s.", 1)
-        book_url = f"http://{HOST}:{book_server.server_address[1]}/"
+        book_url = f"http://{HOST}:{book_server.effective_port}/"
         public = f"http://{args.host_name[0]}:{args.voila_port}/" if args.listen != HOST else voila_url
         query = f"?token={token}" if token else ""
         where = "on this machine only" if args.listen == HOST else f"on {args.listen}"
@@ -334,9 +334,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         print("\ncalijack.serve: stopping…", file=sys.stderr, flush=True)
         stop_process_group(voila)
-        book_server.shutdown()
-        book_server.server_close()
-        book_thread.join(timeout=5)
+        static_server.stop(book_server, book_thread)
     return code
 
 
