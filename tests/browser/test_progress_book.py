@@ -292,19 +292,20 @@ def test_a_finished_deal_downloads_as_a_record_that_replays(page, book_site, tmp
     assert [table.nth(k).inner_text() for k in range(5)] == ["1", str(mine), str(theirs), "0", "0"]
 
 
-@pytest.mark.parametrize("section", list(progress.SECTIONS))
-def test_reset_clears_one_section_after_a_confirmation(section, page, book_site):
+def test_reset_clears_one_section_after_a_confirmation(page, book_site):
     doc = seed_store(page, book_site)
     open_progress(page, book_site)
-    page.locator(f".cj-reset-{section}").click()
-    page.locator("dialog.cj-confirm[open] .cj-confirm-no").click()     # Cancel: nothing changes
-    assert kept(page) == doc
-    page.locator(f".cj-reset-{section}").click()
-    page.locator("dialog.cj-confirm[open] .cj-confirm-yes").click()
-    expect(page.locator(".cj-progress-told")).to_contain_text("reset.")
-    after = kept(page)
-    assert after[section] == progress.SECTIONS[section].empty
-    assert {k: v for k, v in after.items() if k != section} == {k: v for k, v in doc.items() if k != section}
+    for section in progress.SECTIONS:
+        page.evaluate("(doc) => window.calijackProgress.replace(doc)", doc)
+        page.locator(f".cj-reset-{section}").click()
+        page.locator("dialog.cj-confirm[open] .cj-confirm-no").click()     # Cancel: nothing changes
+        assert kept(page) == doc
+        page.locator(f".cj-reset-{section}").click()
+        page.locator("dialog.cj-confirm[open] .cj-confirm-yes").click()
+        expect(page.locator(".cj-progress-told")).to_contain_text("reset.")
+        after = kept(page)
+        assert after[section] == progress.SECTIONS[section].empty, section
+        assert {k: v for k, v in after.items() if k != section} == {k: v for k, v in doc.items() if k != section}
 
 
 def test_reset_all_by_keyboard_on_a_phone_and_a_desk(screen_page, page_checks, book_site, page_guard):
@@ -371,15 +372,17 @@ def test_a_document_that_cannot_be_read_is_said_kept_and_reset(stored, reason, p
         alert.locator(".cj-download-raw").click()
     info.value.save_as(tmp_path / "as-is.json")
     assert (tmp_path / "as-is.json").read_text() == stored
-    # Pages go on working; what is answered is not kept, and the document is not written over.
-    open_book_page(page, book_site, CHECKS_PAGE)
-    page_checks.wait_for_widgets(page)
-    question = page.locator(".cj-quiz .cj-quiz-question").first
-    question.locator(".cj-quiz-control button").first.click()
-    expect(question.locator(".cj-quiz-feedback").filter(visible=True)).to_be_visible()
-    expect(page.locator(".cj-quiz > .cj-progress-note")).to_have_text(progress.TEXTS["note_unreadable"])
+    # Pages go on working; what is answered is not kept, and the document is not written over
+    # (the same for every case: one case is enough).
+    if reason == "reason_not_json":
+        open_book_page(page, book_site, CHECKS_PAGE)
+        page_checks.wait_for_widgets(page)
+        question = page.locator(".cj-quiz .cj-quiz-question").first
+        question.locator(".cj-quiz-control button").first.click()
+        expect(question.locator(".cj-quiz-feedback").filter(visible=True)).to_be_visible()
+        expect(page.locator(".cj-quiz > .cj-progress-note")).to_have_text(progress.TEXTS["note_unreadable"])
+        open_progress(page, book_site)
     assert page.evaluate("(key) => localStorage.getItem(key)", KEY) == stored
-    open_progress(page, book_site)
     page.locator(".cj-progress-unreadable .cj-reset-all").click()
     page.locator("dialog.cj-confirm[open] .cj-confirm-yes").click()
     expect(page.locator(".cj-progress-unreadable")).to_have_count(0)
