@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 
 import jsonschema
 import pytest
@@ -24,7 +25,16 @@ from calijack.records import deal_record
 from calijack.schemalite import KEYWORDS, SchemaError, check
 from calijack.state import Deal
 
-REFERENCE = jsonschema.Draft202012Validator(progress.schema())
+
+
+def _ecma_pattern(validator, pattern, instance, schema):
+    # JSON Schema's patterns are ECMA 262's, where "$" is the end of the text; the reference
+    # implementation uses Python's re, whose "$" also matches before a final newline.
+    if validator.is_type(instance, "string") and not re.search(pattern.removesuffix("$") + r"\Z", instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+REFERENCE = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _ecma_pattern})(progress.schema())
 
 
 def config(examples: int):
