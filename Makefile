@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 BOOK_PORT ?= 8000
 VOILA_PORT ?= 8866
 
-.PHONY: env chromium npm lite book test serve bench lighthouse lock clean
+.PHONY: env chromium npm lite book test serve bench lighthouse lock clean hub hub-env
 
 # Copied to .venv/etc/jupyter/voila.py: any `voila` of the environment reads calijack's lesson
 # settings (README: lessons for a class).
@@ -53,7 +53,7 @@ _build/.engine-stamp: $(ENGINE_FILES)
 book: env lite _build/.engine-stamp
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 
-test: env chromium book
+test: env chromium book hub-env
 	$(PY) -m pytest
 
 serve: env book
@@ -67,6 +67,27 @@ bench: env
 lighthouse: env chromium book
 	npm ci --prefix bench/lighthouse --no-audit --no-fund --silent
 	$(PY) bench/lighthouse.py
+
+# calijack's JupyterHub on this machine (README: a class of any size): JupyterHub's pins on top of
+# the environment's, and the proxy from npm (deploy/jupyterhub/package-lock.json). 127.0.0.1 only,
+# unless given HUB_NAME (the name learners type), HUB_CERT and HUB_KEY (its HTTPS certificate).
+HUB := deploy/jupyterhub
+HUB_STAMP := $(VENV)/.hub-installed
+HUB_LEARNERS ?= learners.txt
+HUB_TEACHER ?= teacher
+HUB_PORT ?= 8800
+HUB_STATE ?= .hub
+$(HUB_STAMP): $(STAMP) $(HUB)/requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check -r $(HUB)/requirements.txt -c requirements.txt
+	touch $@
+$(HUB)/node_modules/.package-lock.json: $(HUB)/package-lock.json | npm
+	npm ci --prefix $(HUB) --no-audit --no-fund --silent
+hub-env: $(HUB_STAMP) $(HUB)/node_modules/.package-lock.json
+
+hub: hub-env
+	@$(PY) $(HUB)/hub.py --learners $(HUB_LEARNERS) --teacher $(HUB_TEACHER) --port $(HUB_PORT) \
+	  --state $(HUB_STATE) $(if $(HUB_LISTEN),--listen $(HUB_LISTEN)) $(if $(HUB_NAME),--host-name $(HUB_NAME)) \
+	  $(if $(HUB_CERT),--ssl-cert $(HUB_CERT)) $(if $(HUB_KEY),--ssl-key $(HUB_KEY))
 
 lock:
 	$(PYTHON) -m venv /tmp/calijack-lock && /tmp/calijack-lock/bin/pip install -q -r requirements.in \

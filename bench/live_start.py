@@ -138,7 +138,7 @@ def python_phases(context, url: str) -> list:
 def render(report: dict) -> list[str]:
     """Lines of text for the breakdown in ``report`` (as ``bench/live.py`` stores it)."""
     lines = []
-    for visit in ("cold", "warm"):
+    for visit in ("cold", "warm", "offline"):
         start = report.get(f"{visit}_breakdown")
         if not start:
             continue
@@ -146,7 +146,8 @@ def render(report: dict) -> list[str]:
                      f"{start['browser_cpu_s']} s; load average {start['load_average']}):")
         lines += [f"  {at:6.2f}  {name}" for name, at in start["milestones"]]
         lines += [f"          {text}" for text in start.get("python_says", [])]
-        lines.append(f"{visit} start, Python's phases in a bare worker (ms):")
-        lines += [f"  {ms:>6}  {name}" for name, ms in start["python_ms"]]
+        if "python_ms" in start:
+            lines.append(f"{visit} start, Python's phases in a bare worker (ms):")
+        lines += [f"  {ms:>6}  {name}" for name, ms in start.get("python_ms", [])]
     return lines
 

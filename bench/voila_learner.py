@@ -168,7 +168,7 @@ class Learner:
     async def open(self, client: AsyncHTTPClient, timeout: float) -> None:
         """Load the page and the widget states, as the Voilà page does."""
         response = await client.fetch(self.base + "voila/render/" + LESSON, request_timeout=timeout,
-                                      raise_error=False)
+                                      headers=self._cookie_header(), raise_error=False)
         if response.code == 503:
             raise Failure("full")
         if response.code != 200:

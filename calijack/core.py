@@ -16,7 +16,7 @@ from .rules import Rules
 
 __all__ = [
     "Duty", "duty", "allowed", "legal_mask", "voids_shown", "beats", "trick_winner", "draw_seats",
-    "close_trick", "deal_cards", "pick", "popcount", "bit_list", "pips_of", "PIPS_TOTAL",
+    "close_trick", "deal_cards", "shuffle", "pick", "popcount", "bit_list", "pips_of", "PIPS_TOTAL",
     "POINT_RANK", "CAPTURED", "HELD", "DEALER", "PIPS", "scorers", "capture_mask",
     "game_winner", "game_decided", "award_points",
 ]
@@ -157,6 +157,17 @@ def deal_cards(rng: random.Random, rules: Rules) -> tuple[list[list[int]], list[
     if trump < 0:
         trump = stock[0] // 13
     return hands, stock, trump
+
+
+def shuffle(rng: random.Random, rules: Rules) -> tuple[int, list[list[int]], list[int], int]:
+    """The lot for the first dealer, then :func:`deal_cards`: ``(lot, hands, stock, trump)``.
+
+    The lot is drawn whether or not the caller names the dealer, so that a seed names one
+    shuffle: the same seed deals the same cards to the same seats, whoever is told to deal
+    (the sandbox's seed 7 is the book's seed 7). Every path that shuffles comes through here.
+    """
+    lot = rng.randrange(rules.players)
+    return (lot, *deal_cards(rng, rules))
 
 
 def popcount(mask: int) -> int:

@@ -29,7 +29,7 @@ def random_deal(rng: random.Random, rules: Rules | dict = STANDARD, dealer: int 
     ``legal[pick(rng, len(legal))]`` over the legal cards in index order.
     """
     rules = Rules.of(rules)  # a dict of options too, checked (RuleError names a bad one)
-    hands, stock, trump = core.deal_cards(rng, rules)
+    _, hands, stock, trump = core.shuffle(rng, rules)   # as Deal.random shuffles
     n = rules.players
     masks = [sum(1 << c for c in hand) for hand in hands]
     received = masks[:]

@@ -45,7 +45,8 @@ from typing import Any
 
 from .records import RecordError, read_record
 from .schemalite import SchemaError, check
-from .text_progress import STAGE_NAMES, TEXTS, say
+from .text_coach import STAGE_TITLES
+from .text_progress import TEXTS, say
 
 __all__ = ["KEY", "FORMAT", "VERSION", "MAX_CHARS", "KEPT_DEALS", "SECTIONS", "ProgressError", "SavedGame",
            "schema", "read", "empty", "read_game", "read_deal", "game_entry", "deal_entry", "new_game_id",
@@ -285,12 +286,12 @@ def deal_entry(session, game_id: str) -> dict:
 
 def config() -> dict:
     """What the store's script is told: the key, the versions, the limits, the sections (each with
-    the version that brought it and its empty value), the schema of every version it reads, and
-    the learner's sentences."""
+    the version that brought it and its empty value), the schema of every version it reads, the
+    learner's sentences, and the practice stages' titles (the progress page groups the stars by them)."""
     return {"key": KEY, "format": FORMAT, "version": VERSION, "maxChars": MAX_CHARS, "keptDeals": KEPT_DEALS,
             "sections": {name: {"since": s.since, "empty": s.empty} for name, s in SECTIONS.items()},
             "schemas": {str(v): schema(v) for v in range(1, VERSION + 1)},
-            "texts": TEXTS, "stages": STAGE_NAMES}
+            "texts": TEXTS, "stages": STAGE_TITLES}
 
 
 def script() -> str:

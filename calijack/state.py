@@ -96,9 +96,9 @@ class Deal:
         """A shuffled deal; pass a seeded ``random.Random`` (or a seed, see :func:`check_seed`) to reproduce it."""
         rules = Rules.of(rules)
         rng = generator(rng)
+        lot, hands, stock, trump = core.shuffle(rng, rules)   # the same cards whoever deals
         if dealer is None:
-            dealer = rng.randrange(rules.players)
-        hands, stock, trump = core.deal_cards(rng, rules)
+            dealer = lot
         return cls(rules, dealer, tuple(tuple(DECK[i] for i in h) for h in hands),
                    tuple(DECK[i] for i in stock), Suit(trump))
 

@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from .scoring import DealResult
     from .state import State, Trick
 
-__all__ = ["Narrator", "seat_names", "say", "seat_list", "listing", "award_detail", "result_text",
-           "deal_text", "replay_text", "POINT_TITLES", "MESSAGES"]
+__all__ = ["Narrator", "seat_names", "say", "seat_list", "listing", "plural", "counted", "article", "option_name",
+           "award_detail", "uncounted", "result_text", "deal_text", "replay_text", "POINT_TITLES", "MESSAGES"]
 
 POINT_TITLES = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game", "nine": "Shasta (nine)"}
 """Each point's name for people."""
@@ -53,6 +53,19 @@ MESSAGES = {
     "record_not_text": "a record is JSON text or an object, not {kind}",
     "record_too_deep": "lists and objects are nested more than {limit} deep; a record needs at most {needed}",
     "no_output": "cannot write to standard output: {reason}",
+}
+
+# A rule option's short name (a demo's button, a table's row): the learner's words, never
+# the engine's identifiers. Keyed by (option, value); a target is "Match to N".
+OPTION_NAMES = {
+    ("void_duty", "must_trump"): "Trump when void", ("void_duty", "any"): "No duty to trump when void",
+    ("high_low", "captured"): "High & Low to the capturer", ("high_low", "held"): "High & Low to the holder",
+    ("game", "pips"): "Game by card values", ("game", "ten_of_trumps"): "Game to the ten of trumps",
+    ("stock", "exposed"): "exposed stock", ("stock", "closed"): "closed stock",
+    ("turned_jack", False): "No turned-jack rule", ("turned_jack", True): "Turned jack to dealer",
+    ("shasta_point", False): "No Shasta point", ("shasta_point", True): "Shasta nine point",
+    ("trump_from", "stock"): "Trump from the stock", ("trump_from", "cut"): "Trump by a cut",
+    ("players", 2): "Two players", ("players", 3): "Three players",
 }
 
 _OTHERS = {2: ("Opponent",), 3: ("Left", "Right")}
@@ -86,6 +99,66 @@ def seat_names(players: int, viewer: int = 0) -> tuple[str, ...]:
 def listing(items: list[str]) -> str:
     """``["High", "Low", "Game"]`` → ``"High, Low and Game"``."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def option_name(name: str, value) -> str:
+    """A rule option's short name for people: ``option_name("turned_jack", True)`` →
+    "Turned jack to dealer", ``option_name("target", 7)`` → "Match to 7"."""
+    if name == "target":
+        return f"Match to {value}"
+    for (option, allowed), words in OPTION_NAMES.items():
+        if option == name and type(allowed) is type(value) and allowed == value:
+            return words
+    raise KeyError(f"no name for rule option {name!r} = {value!r}")
+
+
+def plural(count: int, singular: str, many: str | None = None) -> str:
+    """The words for ``count`` things: ``singular`` for exactly one, else ``many`` (default: + "s").
+
+    ``plural(1, "trick")`` → "trick", ``plural(0, "trick")`` → "tricks"; words that change
+    more than an "s" are given both ways: ``plural(n, "play is", "plays are")``.
+    """
+    return singular if count == 1 else (many if many is not None else singular + "s")
+
+
+def counted(count: int, singular: str, many: str | None = None) -> str:
+    """``count`` with its words agreeing: "1 trick", "26 tricks", "1 play is", "3 plays are".
+
+    Every sentence that puts a number before a noun (or a verb) takes its words from here, so
+    "1 tricks to go" cannot happen.
+    """
+    return f"{count} {plural(count, singular, many)}"
+
+
+# Words spoken with a vowel sound although written with a consonant, and the reverse.
+_AN_AFTER_ALL = ("hour", "honest", "honour", "8", "11", "18")
+_A_AFTER_ALL = ("one", "once", "uni", "use", "usu", "euro")
+
+
+def article(words: str) -> str:
+    """``words`` with "a" or "an" before it, as it is spoken: "an exposed stock", "a closed
+    stock", "an 8♥", "an A♠", "a 10♥", "an 11-card hand", "a unit".
+
+    A card is read by its rank's name ("A♠" is "ace of spades"), so its first letter is not
+    enough; a number is read aloud ("80" is "eighty").
+    """
+    text = words.strip()
+    low = text.lower()
+    if not low:
+        raise ValueError("article needs a word to go before")
+    if low[0] == "a" and len(low) > 1 and not low[1].isalpha():   # A♠: "ace"
+        vowel = True
+    elif low[0].isdigit():
+        digits = low[:len(low) - len(low.lstrip("0123456789"))]
+        # 8, 80-89, 800…: "eight…"; 11, 18 (and 11,000…) alone or leading three-digit groups.
+        vowel = digits[0] == "8" or (len(digits) % 3 == 2 and digits[:2] in ("11", "18"))
+    elif low.startswith(_AN_AFTER_ALL):
+        vowel = True
+    elif low.startswith(_A_AFTER_ALL):
+        vowel = False
+    else:
+        vowel = low[0] in "aeiou"
+    return f"{'an' if vowel else 'a'} {text}"
 
 
 def _third_person(verb: str) -> str:
@@ -167,8 +240,7 @@ class Narrator:
         parts = []
         for seat in range(self.players):
             earned = [award.title for award in result.awards if award.seat == seat]
-            count = len(earned)
-            what = f"{listing(earned)} ({count} point{'s' * (count != 1)})" if earned else "no points"
+            what = f"{listing(earned)} ({counted(len(earned), 'point')})" if earned else "no points"
             parts.append(f"{self.who(seat, start=not parts)} scored {what}")
         return "; ".join(parts) + "."
 
@@ -272,6 +344,13 @@ def award_detail(name: str, seat: int | None, card: Card | None, basis: int, pip
     if basis == core.HELD:
         return f"{who} held {card} (dealt or drawn)"
     return f"{who} captured {card}"
+
+
+def uncounted(titles: list[str]) -> str:
+    """Why points a deal handed out never reach the score (the match was won before their turn):
+    ``"Jack and Game are not counted: the match was won before their turn came."``"""
+    return (f"{listing(titles)} {plural(len(titles), 'is', 'are')} not counted: the match was won "
+            f"before {plural(len(titles), 'its', 'their')} turn came.")
 
 
 # -- calijack replay: the terminal's account of a record ----------------------------------

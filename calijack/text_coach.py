@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import Card
-from .text import POINT_TITLES, listing
+from .text import POINT_TITLES, counted, listing, plural
 from .text_hints import card_words
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["amount", "signed", "review_comment", "review_summary", "review_lines", "reviewing", "review_ready",
            "value_line", "why_match",
-           "puzzle_prompt", "puzzle_title", "puzzle_feedback", "puzzle_hint", "STAGES"]
+           "puzzle_prompt", "puzzle_title", "puzzle_feedback", "puzzle_hint", "STAGES", "STAGE_TITLES"]
 
 STAGES = {
     "opening": "Early in the deal the winner of each trick draws the exposed card. Is it worth "
@@ -33,11 +33,15 @@ STAGES = {
 }
 """The practice stages, in order, each with the one sentence that introduces it."""
 
+STAGE_TITLES = {"opening": "The exposed card", "middle": "Points on the table",
+                "last_draws": "The last draws", "endgame": "Every card known"}
+"""Each practice stage's short title (its button)."""
+
 
 def amount(value: float) -> str:
     """A number of match points for a sentence: ``"1 match point"``, ``"0.45 match points"``."""
     text = f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
-    return f"{text} match point" + ("" if text == "1" else "s")
+    return f"{text} {plural(float(text), 'match point')}"
 
 
 def signed(value: float, exact: bool) -> str:
@@ -86,7 +90,7 @@ def _points_phrase(mine: "Outcome", other: "Outcome", other_card: Card, rating: 
         parts = []
         if both:
             titles = [POINT_TITLES[n] for n in both]
-            parts.append(f"{listing(titles)} {'goes' if len(titles) == 1 else 'go'} to you, not to {they}")
+            parts.append(f"{listing(titles)} {plural(len(titles), 'goes', 'go')} to you, not to {they}")
         only = [POINT_TITLES[n] for n in gained if n not in both]
         if only:
             parts.append(f"you score {listing(only)}")
@@ -144,8 +148,8 @@ def review_summary(mistakes: int, lost: float, plays: int) -> str:
     if not plays:
         return "You played no card in this deal."
     if not mistakes:
-        return f"No mistakes: none of your {plays} plays cost half a match point or more."
-    marked = "1 play is marked as a mistake" if mistakes == 1 else f"{mistakes} plays are marked as mistakes"
+        return f"No mistakes: none of your {counted(plays, 'play')} cost half a match point or more."
+    marked = counted(mistakes, "play is marked as a mistake", "plays are marked as mistakes")
     return f"{marked}, costing {amount(round(lost, 2))} in all."
 
 
@@ -242,7 +246,8 @@ def review_lines(reviews, heading: str | None = None) -> list[str]:
     for seat in seats:
         mine = [r for r in reviews if r.seat == seat]
         wrong = [r for r in mine if r.mistake]
-        lines.append(f"Seat {seat}: {len(mine)} plays, {len(wrong)} marked as {'a mistake' if len(wrong) == 1 else 'mistakes'} "
+        lines.append(f"Seat {seat}: {counted(len(mine), 'play')}, {len(wrong)} marked as "
+                     f"{plural(len(wrong), 'a mistake', 'mistakes')} "
                      f"(costing {amount(round(sum(r.loss for r in wrong), 2))}).")
     lines.append("Values are match points this deal (yours minus the other side's) with best play; "
                  "* marks the best cards.")

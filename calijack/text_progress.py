@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["TEXTS", "say", "stars_words", "STAGE_NAMES"]
+__all__ = ["TEXTS", "say", "stars_words"]
 
 TEXTS = {
     # -- one-line notes: where progress would be kept and cannot be -----------------------------
@@ -102,10 +102,6 @@ TEXTS = {
     "not_kept": "Nothing was changed: {note}",
 }
 """Every template, by key (``{name}`` fields)."""
-
-STAGE_NAMES = {"opening": "The opening", "middle": "Points on the table", "last_draws": "The last draws",
-               "endgame": "Every card known"}
-"""The practice stages' names, as the progress page groups the puzzle stars."""
 
 _FIELD = re.compile(r"\{([a-z_]+)\}")
 

@@ -2,7 +2,7 @@
 
     python lite/build_lite.py [--out _build/lite] [--cache _build/lite-cache]
 
-The result is a folder of static files (about 40 MB) that the book serves under ``lite/``
+The result is a folder of static files (about 38 MB) that the book serves under ``lite/``
 (``book/_ext/calijack_live.py`` copies it into ``_build/html/lite``). Nothing in it loads
 from another host, and it works from any static host that sends ``.wasm`` as
 ``application/wasm`` and ``.mjs`` as JavaScript.
@@ -23,6 +23,10 @@ so a second build downloads nothing):
 - the start, compiled: every module the kernel and the lessons import before their first frame
   is shipped as ``.pyc`` made by the site's own Pyodide in Node (``lite/pycompile.py``), so the
   reader's browser does not compile them on every start; the rest stays source;
+- the start, cut to what it imports (``lite/start_split.py``): the standard library zip and
+  the wheels keep the compiled start and their data; every other module goes to small zips
+  the kernel fetches on a first import (``lite/kernel/rest_import.py``); JupyterLite's files
+  the REPL never loads are left out (``lite/app_trim.py``);
 - the start, early and kept (``lite/kernel/``): the REPL page makes the kernel's worker as it
   opens, so Python loads while the app boots, and the kernel's Pyodide is ``python.mjs``,
   which keeps a memory snapshot of the started Python in the browser's Cache Storage and
@@ -58,6 +62,8 @@ from packaging.utils import canonicalize_name
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pycompile  # noqa: E402  (lite/pycompile.py, beside this file)
+import start_split  # noqa: E402  (lite/start_split.py)
+from app_trim import trim_app  # noqa: E402  (lite/app_trim.py)
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -68,12 +74,16 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 # Wheels downloaded for their JupyterLab extension only: they are not installed in the kernel.
 FRONTEND_ONLY = {"jupyterlab-widgets", "jupyterlite-pyodide-kernel"}
 # The kernel's own wheels, shipped inside the jupyterlite-pyodide-kernel wheel.
-KERNEL_WHEELS = ("pyodide_kernel-", "piplite-", "ipykernel-", "widgetsnbextension-4.")
-# Packages the kernel asks for by name at start that the lessons never import: each gets a
-# metadata-only stand-in wheel instead of its real one. jedi (4.9 MB, thousands of files to
-# unpack in the browser, with parso) serves IPython's code completion only, which an app view
-# with no code input never requests; IPython imports it lazily, on the first completion.
-STAND_INS = {"jedi": "0.20.1"}
+KERNEL_WHEELS = ("pyodide_kernel-", "ipykernel-", "widgetsnbextension-4.")
+# Packages the kernel asks for by name at start that the lessons never use: each gets a
+# stand-in wheel instead of its real one, with the modules in lite/standins/NAME if any, else
+# the metadata alone. jedi (4.9 MB, thousands of files to unpack in the browser, with parso)
+# serves IPython's code completion only, which an app view with no code input never requests;
+# IPython imports it lazily, on the first completion. piplite and micropip install packages,
+# which the live book never does (every package is there, and no index may be asked); the
+# real piplite imports micropip on every start, and with it a tenth of the standard library.
+STAND_INS = {"jedi": "0.20.1", "micropip": "0.11.1", "piplite": "0.8.6"}
+STAND_IN_SOURCES = HERE / "standins"
 # Front-end plugins the REPL page does without: the CodeMirror commands plugin fails to
 # activate in the REPL app (a console error) and the REPL never edits code for the reader.
 # Without the service worker the kernel mounts no synced drive: the lessons use no files, and
@@ -96,6 +106,10 @@ WHEEL_EPOCH = "1767225600"
 BOOK_ONLY_TAG = "book-only"
 # The early start of the kernel's Python, and its snapshot (lite/kernel/, see python.mjs).
 KERNEL_START = HERE / "kernel"
+# Where the modules the start leaves out are (lite/start_split.py), in the site.
+REST_DIR = "static/calijack/rest"
+# The app's files kept for offline use after a first "Play live" besides those it fetched.
+OFFLINE_TOO = "build/*.woff2"
 KERNEL_WORKER_GLOB = "extensions/@jupyterlite/pyodide-kernel-extension/static/comlink.worker.*.js"
 # Imported before the snapshot, besides the lessons' own imports: what the kernel and every
 # widget lesson import. Not piplite, micropip or pyodide_kernel: they hold JavaScript objects,
@@ -240,12 +254,15 @@ def extension_kernel_wheels(pyodide_kernel: Path, work: Path) -> list[Path]:
 
 
 def stand_in(name: str, version: str, work: Path) -> Path:
-    """A wheel holding only the metadata of ``name`` (see :data:`STAND_INS`): no module."""
+    """The stand-in wheel of ``name`` (see :data:`STAND_INS`): the modules of
+    ``lite/standins/NAME/`` if there is such a folder, else only the metadata."""
     path = work / f"{name}-{version}-py3-none-any.whl"
     info = f"{name}-{version}.dist-info"
-    files = {
+    modules = STAND_IN_SOURCES / name
+    files = {f"{name}/{p.name}": p.read_text(encoding="utf-8") for p in sorted(modules.glob("*.py"))}
+    files |= {
         f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
-                            "Summary: calijack's stand-in: the live lessons never import it\n",
+                            "Summary: calijack's stand-in: the live lessons never use it\n",
         f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: calijack build_lite\n"
                          "Root-Is-Purelib: true\nTag: py3-none-any\n",
     }
@@ -362,7 +379,10 @@ def install_kernel_start(out: Path, packages: list[str], preload: list[str]) -> 
     lock = (out / "static" / "pyodide" / "pyodide-lock.json").read_bytes()
     sources = {name: (KERNEL_START / name).read_text(encoding="utf-8")
                for name in ("early.js", "start.mjs", "python.mjs")}
-    digest = hashlib.sha256(lock + json.dumps([sources, packages, preload, KERNEL_IMPORTS, worker]).encode()).hexdigest()[:16]
+    # The standard library zip too: the build writes the finder of the rest into it.
+    stdlib = sha256(out / "static" / "pyodide" / start_split.STDLIB)
+    digest = hashlib.sha256(lock + json.dumps([sources, packages, preload, KERNEL_IMPORTS, worker, stdlib])
+                            .encode()).hexdigest()[:16]
     config = {"packages": packages, "preload": preload, "kernel": KERNEL_IMPORTS,
               "cache": f"calijack-python-{digest}"}
     target = out / "static" / "calijack"
@@ -427,6 +447,7 @@ def build(out: Path, cache: Path) -> dict:
         extensions = [by_name[name] for name in sorted(FRONTEND_ONLY)] + [by_name["anywidget"]]
         log(f"jupyter lite build into {out}")
         lite_build(stage, out, extensions)
+        log(f"left out of the site, unused by the REPL: {', '.join(trim_app(out))}")
         target = out / "static" / "pyodide"
         target.mkdir(parents=True, exist_ok=True)
         for name in PYODIDE_FILES:
@@ -439,9 +460,16 @@ def build(out: Path, cache: Path) -> dict:
         compiled = pycompile.compile_start(target, out / "lessons.json", cache, "cp" + PYTHON_VERSION.replace(".", ""))
         log(f"{sum(compiled['compiled'].values())} modules of the start compiled to .pyc "
             + ("(in Node)" if compiled["ran_node"] else "(cached)"))
+        # Which import needs each archive (bench/live_network.py's table), beside the build.
+        (cache / "start-report.json").write_text(json.dumps(
+            {"modules": compiled["modules"], "needed_by": compiled.get("needed_by", {})}, indent=1))
         for error in compiled["errors"]:
             log(f"warning: a lesson failed while compiling its start (it is left as source): {error}")
         wheels = [target / compiled["renamed"].get(w.name, w.name) for w in kernel]
+        # The start only in what Python loads; the other modules fetched if ever imported.
+        split = start_split.split_runtime(target, out / REST_DIR, KERNEL_START / "rest_import.py")
+        log(f"{split['modules_left_out']} modules the start does not import are left to "
+            f"{split['rest_files']} zips fetched on demand ({split['rest_bytes'] / 1e6:.1f} MB)")
         lock = pyodide_lock(runtime, wheels)
         (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
         digest = install_kernel_start(out, packages, snapshot_imports(lessons))
@@ -454,8 +482,12 @@ def build(out: Path, cache: Path) -> dict:
         runtime_files = sorted(({"name": p.name, "bytes": p.stat().st_size,
                                  "gzip_bytes": len(gzip.compress(p.read_bytes(), 6))} for p in target.iterdir()),
                                key=lambda f: (-f["bytes"], f["name"]))
+        # Files of the app a lesson may fetch where the first lesson played did not (the app's
+        # fonts): the book's service worker keeps them after a first "Play live" (offline).
+        offline = sorted(p.relative_to(out).as_posix() for p in out.rglob(OFFLINE_TOO))
         (out / "lessons.json").write_text(json.dumps({"lessons": lessons, "runtime": runtime_files,
-                                                      "python_cache": f"calijack-python-{digest}"},
+                                                      "python_cache": f"calijack-python-{digest}",
+                                                      "offline": offline},
                                                      indent=1, ensure_ascii=False))
     files = [p for p in out.rglob("*") if p.is_file()]
     return {"files": len(files), "bytes": sum(p.stat().st_size for p in files),

@@ -8,19 +8,25 @@ the compiling once, with this very interpreter (the same Python 3.14 and bytecod
 browser):
 
 1. it starts the way the kernel starts (``import piplite.piplite``, ``import pyodide_kernel``,
-   as pyodide-kernel's worker does), then runs every lesson's code cells;
+   as pyodide-kernel's worker does), then runs every lesson's code cells, then imports the
+   ``calijack`` modules that those import inside functions (what a lesson's buttons import
+   later: the coach, the opponents, records), until there is no new one;
 2. every module then loaded from ``python_stdlib.zip`` or from a wheel is in *the start set*;
 3. each archive holding some of them is written to ``OUT_DIR`` with those ``.py`` files
    replaced by sourceless ``.pyc`` files (as in Pyodide's own py-compiled distribution),
    and the wheel's ``RECORD`` updated. Every other module stays source: it is compiled only if
    it is ever imported, and the download stays small.
 
-``REPORT_JSON`` gets ``{"compiled": {archive: count}, "modules": n, "errors": [...]}``: a
-lesson that fails here is reported (the build says so), not fatal.
+``REPORT_JSON`` gets ``{"compiled": {archive: count}, "modules": n, "errors": [...],
+"needed_by": {archive: "module <- importer <- ..."}}`` (for each archive, the chain of imports
+that took a module from it, the shortest one): a lesson that fails here is reported (the build
+says so), not fatal.
 """
 
 from __future__ import annotations
 
+import ast
+import importlib
 import importlib.util
 import json
 import marshal
@@ -29,6 +35,36 @@ import zipfile
 from pathlib import Path
 
 HOST = "/host"  # where pyodide_run.mjs mounts the host's file system
+# The package whose every module goes into the start set (those that import in the browser).
+OWN_PACKAGE = "calijack"
+
+
+class ImportRecorder:
+    """On ``sys.meta_path`` first: notes, for each module imported, the module that asked for
+    it (and finds nothing itself, so the import goes on as before)."""
+
+    def __init__(self) -> None:
+        self.asked_by: dict[str, str] = {}
+
+    def find_spec(self, name, path=None, target=None):
+        frame = sys._getframe(1)
+        while frame is not None and (frame.f_code.co_filename.startswith("<frozen")
+                                     or "importlib" in frame.f_code.co_filename):
+            frame = frame.f_back
+        self.asked_by.setdefault(name, frame.f_globals.get("__name__", "?") if frame else "?")
+        return None
+
+    def chain(self, name: str, limit: int = 8) -> str:
+        """``name <- its importer <- ...``, up to ``limit`` links."""
+        links = [name]
+        while name in self.asked_by and len(links) < limit:
+            name = self.asked_by[name]
+            links.append(name)
+        return " <- ".join(links)
+
+
+RECORDER = ImportRecorder()
+sys.meta_path.insert(0, RECORDER)
 
 
 def pyc_bytes(source: bytes, filename: str) -> bytes:
@@ -64,35 +100,80 @@ def compile_archive(source: Path, target: Path, members: set[str], prefix: str) 
     return done
 
 
-def start_modules() -> list[str]:
-    """The source files of every loaded module that came from a ``.py`` file."""
-    files = set()
-    for module in list(sys.modules.values()):
+def start_modules() -> dict[str, str]:
+    """``{source file: module name}`` of every loaded module that came from a ``.py`` file."""
+    files = {}
+    for name, module in list(sys.modules.items()):
         spec = getattr(module, "__spec__", None)
         origin = getattr(spec, "origin", None) or ""
         if origin.endswith(".py"):
-            files.add(origin)
-    return sorted(files)
+            files[origin] = name
+    return dict(sorted(files.items()))
+
+
+def lazy_own_imports(module) -> set[str]:
+    """The :data:`OWN_PACKAGE` modules that ``module``'s source imports anywhere, in a function
+    too (a button's lazy import)."""
+    file = getattr(module, "__file__", None) or ""
+    if not file.endswith(".py"):
+        return set()
+    package = module.__name__ if file.endswith("__init__.py") else module.__name__.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(Path(file).read_bytes())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {name for name in found if name.split(".")[0] == OWN_PACKAGE}
+
+
+def import_own_lazy_modules() -> None:
+    """Import every :data:`OWN_PACKAGE` module the loaded ones import lazily, until none is
+    new: what the lessons' buttons import later (the coach, the opponents, records) is then
+    in the start set. (Not every module of the package: its server side needs Voila.)"""
+    seen: set[str] = set()
+    while True:
+        new = [name for name in list(sys.modules) if name.split(".")[0] == OWN_PACKAGE and name not in seen]
+        if not new:
+            return
+        for name in new:
+            seen.add(name)
+            for target in lazy_own_imports(sys.modules[name]) - set(sys.modules):
+                try:
+                    if importlib.util.find_spec(target) is not None:
+                        importlib.import_module(target)
+                except (ImportError, AttributeError, ValueError):
+                    pass  # a name imported from a module, not a module itself
 
 
 async def run_lessons(lessons: dict[str, list[str]]) -> list[str]:
-    """Start as the kernel does, then run each lesson's cells; return what failed."""
-    from pyodide.code import eval_code_async
-
+    """Start as the kernel does, then run each lesson's cells through the kernel, as the
+    REPL does (IPython's cell machinery imports modules of its own: its logger, its
+    debugger); return what failed."""
     import piplite.piplite  # noqa: F401  (the worker's initPackageManager)
     import pyodide_kernel  # (its initKernel)
 
-    # The worker's initGlobals connects widget messages to the page; here they go nowhere.
-    pyodide_kernel.kernel_instance.interpreter.send_comm = lambda *args, **kwargs: None
+    kernel = pyodide_kernel.kernel_instance
+    shell = kernel.interpreter
+    # The worker connects the kernel's output and widget messages to the page (initGlobals,
+    # execute); here they go nowhere.
+    nowhere = lambda *args, **kwargs: None  # noqa: E731
+    shell.send_comm = nowhere
+    shell.display_pub.clear_output_callback = nowhere
+    shell.display_pub.display_data_callback = nowhere
+    shell.display_pub.update_display_data_callback = nowhere
+    shell.displayhook.publish_execution_result = nowhere
+    pyodide_kernel.stdout_stream.publish_stream_callback = nowhere
+    pyodide_kernel.stderr_stream.publish_stream_callback = nowhere
 
     errors = []
     for name, cells in lessons.items():
-        namespace = {"__name__": "__main__"}
         for number, code in enumerate(cells, 1):
-            try:
-                await eval_code_async(code, namespace, filename=f"<{name} cell {number}>")
-            except BaseException as exc:  # noqa: BLE001  (reported to the build, which goes on)
-                errors.append(f"{name} cell {number}: {type(exc).__name__}: {exc}")
+            result = await kernel.run(code)
+            if result["status"] != "ok":  # reported to the build, which goes on
+                errors.append(f"{name} cell {number}: {result['ename']}: {result['evalue']}")
                 break
     return errors
 
@@ -102,6 +183,7 @@ async def main(argv: list[str]) -> None:
     runtime, lessons_json, out, report_path = (Path(HOST + arg) for arg in argv)
     lessons = json.loads(lessons_json.read_text(encoding="utf-8"))["lessons"]
     errors = await run_lessons(lessons)
+    import_own_lazy_modules()
     modules = start_modules()
     stdlib_zip = next(p for p in sys.path if p.endswith(".zip"))
     site = next(p for p in sys.path if p.endswith("site-packages"))
@@ -113,15 +195,23 @@ async def main(argv: list[str]) -> None:
         archives[wheel] = (site + "/", set())
         with zipfile.ZipFile(wheel) as archive:
             owner.update((f"{site}/{name}", wheel) for name in archive.namelist() if name.endswith(".py"))
-    for path in modules:
+    needed_by = {}
+    for path, name in modules.items():
         if path.startswith(stdlib_zip + "/"):
-            archives[runtime / "python_stdlib.zip"][1].add(path[len(stdlib_zip) + 1:])
+            archive, member = runtime / "python_stdlib.zip", path[len(stdlib_zip) + 1:]
         elif path in owner:
-            archives[owner[path]][1].add(path[len(site) + 1:])
+            archive, member = owner[path], path[len(site) + 1:]
+        else:
+            continue
+        archives[archive][1].add(member)
+        # The shortest chain says best why the archive is needed at all.
+        chain = RECORDER.chain(name)
+        if archive.name not in needed_by or chain.count("<-") < needed_by[archive.name].count("<-"):
+            needed_by[archive.name] = chain
     compiled = {}
     for archive, (prefix, members) in archives.items():
         if members:
             compiled[archive.name] = compile_archive(archive, out / archive.name, members, prefix)
-    report = {"compiled": compiled, "modules": len(modules), "errors": errors}
+    report = {"compiled": compiled, "modules": len(modules), "errors": errors, "needed_by": needed_by}
     report_path.write_text(json.dumps(report, indent=1, sort_keys=True))
 

@@ -45,8 +45,8 @@ def make_deal(hands, top=(), dealer: int = 0, rules: Rules = STANDARD, trump=Non
 
 
 def seeded_deal(rng, rules: Rules = STANDARD, dealer: int = 0) -> Deal:
-    """A deal shuffled by :func:`core.deal_cards`, consuming ``rng`` exactly as the fast path does."""
-    hands, stock, trump = core.deal_cards(rng, rules)
+    """A deal shuffled by :func:`core.shuffle`, consuming ``rng`` exactly as the fast path does."""
+    _, hands, stock, trump = core.shuffle(rng, rules)
     return Deal(rules, dealer, tuple(tuple(DECK[i] for i in h) for h in hands),
                 tuple(DECK[i] for i in stock), Suit(trump))
 

@@ -133,7 +133,7 @@ def prose_with_dropdowns(text: str) -> str:
     return CELL.sub("", text)
 
 
-ACCOUNT = re.compile(r"\b00[0-4]\b|Foster's \*?Hoyle\*?")
+ACCOUNT = re.compile(r"\b00[0-4]\b|Foster's \*?(?:Complete )?Hoyle\*?")
 ACCOUNT_LINK = re.compile(r"\{ref\}`([^`<]*)<(source-(?:00[0-4]|foster))>`|\[([^\]]*)\]\(#(source-00[0-4])\)")
 
 
@@ -173,6 +173,8 @@ def test_the_link_check_can_fail():
     assert unlinked_accounts("see {ref}`account 003 <source-002>`") == ["{ref}`account 003 <source-002>`"]
     assert unlinked_accounts("see {ref}`account 002 <source-002>` and [001](#source-001)") == []
     assert unlinked_accounts("Foster's *Hoyle* says") == ["Foster's *Hoyle*"]
+    assert unlinked_accounts("Foster's *Complete Hoyle* says") == ["Foster's *Complete Hoyle*"]
+    assert unlinked_accounts("{ref}`Foster's Complete Hoyle <source-foster>`") == []
 
 
 # Numbers a sentence may type without an assert: the "95%" of every 95% interval, years.

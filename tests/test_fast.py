@@ -20,7 +20,7 @@ def test_fast_path_plays_the_same_deals(eng, option_rules):
         points, pips = fast.random_deal(fast_rng, rules, dealer, plays=plays)
 
         rng = random.Random(seed)
-        hands, stock, trump = core.deal_cards(rng, rules)
+        _, hands, stock, trump = core.shuffle(rng, rules)
         deal = eng.seeded_deal(random.Random(seed), rules, dealer)
         assert [[c.index for c in h] for h in deal.hands] == hands
         assert [c.index for c in deal.stock] == stock and deal.trump == trump

@@ -83,7 +83,9 @@ def test_every_lesson_has_code_for_the_live_app():
 def test_kernel_requirements_are_pinned_with_hashes():
     text = (ROOT / "lite" / "kernel-requirements.txt").read_text()
     pins = build_lite.pinned(ROOT / "lite" / "kernel-requirements.txt")
-    assert {"ipywidgets", "anywidget", "comm", "micropip", "jupyterlite-pyodide-kernel"} <= set(pins)
+    assert {"ipywidgets", "anywidget", "comm", "jupyterlite-pyodide-kernel"} <= set(pins)
+    # A package the build stands in for (jedi, micropip, piplite) is never downloaded too.
+    assert not set(build_lite.STAND_INS) & set(pins)
     assert text.count("--hash=sha256:") == len(pins)
     # The widgets on both sides of the wire are the same versions as the project's own.
     project = build_lite.pinned(ROOT / "requirements.txt")
@@ -160,6 +162,7 @@ def test_the_kernel_start_goes_into_the_built_repl(tmp_path):
     (out / "repl" / "index.html").write_text('<head>\n    <script id="jupyter-config-data" type="application/json">{}</script>\n')
     (out / "static" / "pyodide").mkdir(parents=True)
     (out / "static" / "pyodide" / "pyodide-lock.json").write_text('{"packages": {}}')
+    (out / "static" / "pyodide" / "python_stdlib.zip").write_bytes(b"the standard library")
     settings = {"@jupyterlite/pyodide-kernel-extension:kernel": {"pyodideUrl": "./static/pyodide/pyodide.mjs"}}
     (out / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": {"litePluginSettings": settings}}))
 
@@ -179,7 +182,12 @@ def test_the_kernel_start_goes_into_the_built_repl(tmp_path):
     # Another lock (other wheels) is another digest, so the browser's kept Python is not reused.
     (out / "static" / "pyodide" / "pyodide-lock.json").write_text('{"packages": {"x": {}}}')
     (out / "repl" / "index.html").write_text('<script id="jupyter-config-data"></script>')
-    assert build_lite.install_kernel_start(out, ["calijack"], ["calijack"]) != digest
+    other = build_lite.install_kernel_start(out, ["calijack"], ["calijack"])
+    assert other != digest
+    # So is another standard library zip (the build writes the finder of the rest into it).
+    (out / "static" / "pyodide" / "python_stdlib.zip").write_bytes(b"another standard library")
+    (out / "repl" / "index.html").write_text('<script id="jupyter-config-data"></script>')
+    assert build_lite.install_kernel_start(out, ["calijack"], ["calijack"]) not in (digest, other)
 
     worker.unlink()
     with pytest.raises(build_lite.BuildError, match="expected one Pyodide kernel worker"):

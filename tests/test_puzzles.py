@@ -90,3 +90,26 @@ def test_each_puzzle_offers_every_legal_card_and_explains_each_pick():
                 assert str(other) in words
             assert "your pick" in words and "best" in words
     assert box.questions[0].prompt.value.count(f"<strong>{PUZZLES[0].number}.</strong>") == 1
+
+
+def test_the_puzzles_come_one_stage_at_a_time():
+    """A button per stage over a Stack of the stages' sets, tied by jslink: a page holds (and a
+    Stack draws) one stage's tables at a time."""
+    import ipywidgets as widgets
+
+    from calijack.text_coach import STAGE_TITLES
+    from calijack.widgets.practice import STAGES_CLASS, practice_stages
+
+    box = practice_stages(PUZZLES)
+    stages = list(STAGE_TRICKS)
+    assert STAGES_CLASS in box._dom_classes and box.stages == tuple(stages)
+    assert list(box.control.options) == [f"{k}. {STAGE_TITLES[s]}" for k, s in enumerate(stages, 1)]
+    assert box.control.index == 0 == box.stack.selected_index
+    (link,) = box.links
+    assert link.source == (box.control, "index") and link.target == (box.stack, "selected_index")
+    for stage, page, chosen in zip(stages, box.stack.children, box.sets, strict=True):
+        mine = [p for p in PUZZLES if p.stage == stage]
+        assert [q.puzzle for q in chosen.questions] == mine
+        assert isinstance(page.children[0], widgets.HTML) and page.children[1] is chosen
+    with pytest.raises(ValueError, match="at least one puzzle"):
+        practice_stages([])

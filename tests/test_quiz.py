@@ -9,7 +9,7 @@ import pytest
 from ipywidgets.embed import dependency_state
 
 from calijack import DECK, Card, Deal
-from calijack.widgets.quiz import (CONTROL, FEEDBACK_CLASS, QUESTION_CLASS, QUIZ_CLASS, Answer,
+from calijack.widgets.quiz import (ANSWER_CLASS, CONTROL, FEEDBACK_CLASS, QUESTION_CLASS, QUIZ_CLASS, Answer,
                                    legal_play_question, position_html, question, quick_checks)
 from calijack.widgets.static import CONTROL_CLASS, DEMO_CLASS
 
@@ -42,6 +42,24 @@ def test_a_question_starts_with_nothing_chosen_and_links_each_answer_to_its_feed
     # The embedded state says "nothing chosen" outright, so the page shows no feedback at first.
     state = dependency_state([q, *q.links], drop_defaults=False)
     assert state[q.control.model_id]["state"]["index"] is None
+
+
+def test_every_question_writes_its_answers_out_in_a_folded_box():
+    """Readable with no script: the right answer and its reason, then the others, from the same Answers."""
+    answers = [Answer("no", False, "it is not so"), Answer("yes", True, "because it is so"),
+               Answer("maybe", False, "only sometimes")]
+    q = question("Which?", answers)
+    assert q.children[-1] is q.answer
+    box = q.answer.value
+    assert box.startswith(f'<details class="{ANSWER_CLASS}"><summary>Answer</summary>') and " open" not in box
+    assert FEEDBACK_CLASS not in box      # the feedback frames stay the buttons' own
+    text = re.sub(r"<[^>]+>", "", box)
+    assert text.index("yes: because it is so") < text.index("The other answers:")
+    assert "no: it is not so" in text and "maybe: only sometimes" in text
+    single = question("Which?", [Answer("a", True, "why a"), Answer("b", False, "why b")]).answer.value
+    assert "The other answer:" in re.sub(r"<[^>]+>", "", single)
+    escaped = question("<b>?", [Answer("<i>", True, "x < y"), Answer("b", False, "z")]).answer.value
+    assert "&lt;i&gt;" in escaped and "x &lt; y" in escaped
 
 
 def test_quick_checks_number_the_questions():

@@ -254,6 +254,26 @@ def test_reveal_shows_every_card_face_up():
         assert not any(el.get("aria-label") == "face-down card" for el in card_svgs(html))
 
 
+def test_a_revealed_stock_is_folded_under_one_line():
+    state = Deal.random(7).start()
+    folded = parse(render.table_html(state.view(0), reveal=state))
+    (box,) = [el for el in folded.iter("details") if "cj-stock-below" in classes(el)]
+    assert box.get("open") is None
+    assert "".join(box.find("summary").itertext()) == "The stock below the top: 39 cards, in order (revealed)"
+    assert cards_in(ET.tostring(box, encoding="unicode")) == [c.code for c in state.stock[1:]]
+    opened = render.table_html(state.view(0), reveal=state, fold_stock=False)
+    assert "<details" not in opened and set(cards_in(opened)) >= {c.code for c in state.stock}
+
+
+def test_a_simple_table_leaves_out_what_a_first_look_has_not_met():
+    state = Deal.random(7).start().play_random(7, tricks=3)
+    full = render.table_html(state.view(0), reveal=state)
+    simple = render.table_html(state.view(0), reveal=state, simple=True)
+    for taught_later in ("cj-bar", "cj-values", "Trump", " of 26", "card values"):
+        assert taught_later in full and taught_later not in simple.split("</style>")[-1], taught_later
+    assert cards_in(simple) == cards_in(full)          # every card is still drawn
+
+
 def test_table_marks_legal_and_illegal_for_the_seat_to_play():
     for _, state in positions():
         if state.finished:
@@ -370,6 +390,32 @@ def test_score_sheet_keeps_card_values_and_match_points_apart():
     for row in root.find(".//table[@class='cj-points']").iter("tr"):
         if any("cj-cv" in classes(el) for el in row.iter()):
             assert row.get("data-point") == "game" and "card values" in ET.tostring(row, encoding="unicode")
+
+
+def test_score_sheet_shows_points_never_counted_as_not_counted():
+    """A deal that ends the match: points after the winning one are marked and left out of the totals."""
+    from calijack import Match
+
+    result = Deal.random(1).start().play_random(1).result()
+    assert result.points == (3, 1) and result.winner_of("high") == 1
+    after = Match(STANDARD, first_dealer=0, scores=(8, 9)).add(result)
+    assert after.counted[-1] == ("high",) and after.scores == (8, 10)
+    root = parse(render.score_sheet_html(result, match_scores=after.scores, target=10, counted=after.counted[-1]))
+    rows = {r.get("data-point"): r for r in root.iter("tr") if "cj-award" in classes(r)}
+    assert [p for p, r in rows.items() if r.get("data-counted") == "false"] == ["low", "jack", "game"]
+    assert rows["high"].get("data-counted") == "true" and "not counted" not in "".join(rows["high"].itertext())
+    assert all("not counted" in "".join(rows[p].itertext()) for p in ("low", "jack", "game"))
+    foot = root.find(".//tfoot")
+    assert [el.text for el in foot.iter() if "cj-mp" in classes(el)] == ["0", "1"]
+    text = " ".join("".join(foot.itertext()).split())
+    assert "Match points counted" in text
+    assert "Low, Jack and Game are not counted: the match was won before their turn came." in text
+    # Without the match's count, or when every point counts, nothing is marked.
+    for sheet in (render.score_sheet_html(result),
+                  render.score_sheet_html(result, counted=("high", "low", "jack", "game"))):
+        rows = [r for r in parse(sheet).iter("tr") if "cj-award" in classes(r)]
+        assert len(rows) == 4 and all(r.get("data-counted") != "false" for r in rows)
+        assert not any("not counted" in "".join(r.itertext()) for r in parse(sheet).iter("tr"))
 
 
 def test_score_sheet_uses_names_in_the_reasons():

@@ -242,7 +242,7 @@ def test_hint_highlights_a_legal_card_with_its_reason():
 
 def assert_sheet_matches(sheet: str, result) -> None:
     """Each point on the sheet is earned by the seat the engine's result says."""
-    rows = re.findall(r'<tr class="cj-award" data-point="(\w+)">.*?data-seat="(\d*)"', sheet)
+    rows = re.findall(r'<tr class="cj-award" data-point="(\w+)"[^>]*>.*?data-seat="(\d*)"', sheet)
     assert rows == [(a.name, "" if a.seat is None else str(a.seat)) for a in result.awards]
     for seat, pips in enumerate(result.pips):
         assert f'<tr class="cj-seat-values" data-seat="{seat}">' in sheet

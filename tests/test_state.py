@@ -69,6 +69,18 @@ def test_deal_random_is_reproducible_and_valid():
     assert Deal.random(5, dealer=1).dealer == 1
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_seed_names_one_shuffle_whoever_deals(players):
+    """The sandbox's seed 7 is the book's seed 7: naming the dealer never changes the cards."""
+    rules = Rules(players=players)
+    for seed in range(30):
+        chosen = Deal.random(seed, rules)
+        for dealer in range(players):
+            named = Deal.random(seed, rules, dealer=dealer)
+            assert (named.hands, named.stock, named.trump, named.dealer) == \
+                (chosen.hands, chosen.stock, chosen.trump, dealer), (seed, dealer)
+
+
 def test_rewind_and_play_all(eng):
     state = eng.play_random(Deal.random(8).start(), random.Random(8), plays=17)
     assert state.trick_number == 9 and len(state.current.cards) == 1

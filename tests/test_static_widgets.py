@@ -106,6 +106,9 @@ def test_stepper_accepts_tuple():
         ({"frames": []}, "frames is empty"),
         ({"frames": FRAMES, "labels": ["a", "b"]}, "labels has 2 entries but frames has 3"),
         ({"frames": FRAMES, "labels": []}, "labels has 0 entries but frames has 3"),
+        ({"frames": FRAMES, "start": 3}, "start must be a frame number from 0 to 2, not 3"),
+        ({"frames": FRAMES, "start": -1}, "start must be a frame number"),
+        ({"frames": FRAMES, "start": True}, "start must be a frame number"),
     ],
 )
 def test_stepper_bad_input_value_error(kwargs, message):
@@ -126,6 +129,28 @@ def test_stepper_bad_input_value_error(kwargs, message):
 def test_stepper_bad_input_type_error(kwargs, message):
     with pytest.raises(TypeError, match=message):
         stepper(**kwargs)
+
+
+def test_stepper_can_open_on_a_later_frame():
+    """The frame a demo opens on is the one the book pictures before its code comes."""
+    demo = stepper(FRAMES, labels=["a", "b", "c"], start=1)
+    assert demo.control.value == 1 and demo.stack.selected_index == 1 and demo.label_stack.selected_index == 1
+    state = dependency_state([demo, *demo.links], drop_defaults=False)
+    assert state[demo.stack.model_id]["state"]["selected_index"] == 1
+
+
+def test_build_opens_on_the_start_frame_in_both_modes():
+    from calijack.widgets.demo_base import build
+
+    frames = lambda i: f"<p>frame {i}</p>"  # noqa: E731
+    static = build(frames, 4, static=True, labels=list("abcd"), start=2)
+    live = build(frames, 4, static=False, labels=list("abcd"), start=2)
+    assert static.control.value == live.control.value == 2 and static.stack.selected_index == 2
+    assert "frame 2" in live.frame.value and 'data-frame="2"' in live.label.value
+    with pytest.raises(ValueError, match="start must be a frame number from 0 to 3"):
+        build(frames, 4, static=False, start=4)
+    with pytest.raises(ValueError, match="start is for a slider"):
+        build(frames, 2, static=True, options=["x", "y"], start=1)
 
 
 # --------------------------------------------------------------------------------------

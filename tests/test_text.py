@@ -7,7 +7,7 @@ import random
 import pytest
 
 from calijack import Card, Deal, Rules, core
-from calijack.text import Narrator, award_detail, seat_names
+from calijack.text import Narrator, article, award_detail, counted, plural, seat_names
 from calijack.text_hints import why_lead_low, why_only
 
 C = Card.parse
@@ -84,3 +84,60 @@ def test_every_hint_of_a_played_deal_reads_as_one_sentence():
     for reason in said:
         assert (reason[0].isupper() or reason[0].isdigit()) and not reason.endswith(".") and "  " not in reason
         assert "seat" not in reason and "None" not in reason
+
+
+@pytest.mark.parametrize("count, words, said", [
+    (0, ("trick",), "0 tricks"), (1, ("trick",), "1 trick"), (2, ("trick",), "2 tricks"),
+    (1, ("trick to go", "tricks to go"), "1 trick to go"), (6, ("trick to go", "tricks to go"), "6 tricks to go"),
+    (1, ("play is marked", "plays are marked"), "1 play is marked"),
+    (3, ("play is marked", "plays are marked"), "3 plays are marked"),
+    (1, ("match point",), "1 match point"), (4, ("match point",), "4 match points"),
+])
+def test_a_number_and_its_words_agree(count, words, said):
+    assert counted(count, *words) == said
+    assert plural(count, *words) == said.split(" ", 1)[1]
+
+
+@pytest.mark.parametrize("words, said", [
+    ("exposed stock", "an exposed stock"), ("closed stock", "a closed stock"), ("trump", "a trump"),
+    ("unseen card", "an unseen card"), ("unit", "a unit"), ("one-card hand", "a one-card hand"),
+    ("A♠", "an A♠"), ("8♥", "an 8♥"), ("10♥", "a 10♥"), ("K♣", "a K♣"), ("J♥", "a J♥"),
+    ("80", "an 80"), ("18", "an 18"), ("11-card hand", "an 11-card hand"), ("180", "a 180"),
+    ("ace of trumps", "an ace of trumps"), ("hour", "an hour"),
+])
+def test_a_or_an_goes_by_the_sound(words, said):
+    assert article(words) == said
+
+
+def test_an_article_needs_a_word():
+    with pytest.raises(ValueError, match="needs a word"):
+        article("  ")
+
+
+def test_the_points_sentence_counts_in_good_grammar():
+    result = Deal.random(1).start().play_random(1).result()
+    assert result.points == (3, 1)
+    assert Narrator(2, 0).points(result) == ("You scored Low, Jack and Game (3 points); "
+                                             "your opponent scored High (1 point).")
+
+
+def test_points_never_counted_are_explained_in_good_grammar():
+    from calijack.text import uncounted
+
+    assert uncounted(["Game"]) == "Game is not counted: the match was won before its turn came."
+    assert uncounted(["Jack", "Game"]) == "Jack and Game are not counted: the match was won before their turn came."
+
+
+def test_every_rule_option_has_a_name_for_people():
+    from calijack.rules import OPTIONS
+    from calijack.text import option_name
+
+    for name, option in OPTIONS.items():
+        for value in option.values or (7, 10):
+            said = option_name(name, value)
+            # never the engine's words: no identifier, no quoted value, no True or False
+            assert said and not any(word in said for word in ("_", "'", "True", "False")), (name, value, said)
+    assert option_name("turned_jack", True) == "Turned jack to dealer"
+    assert option_name("target", 7) == "Match to 7"
+    with pytest.raises(KeyError, match="no name"):
+        option_name("players", True)      # True is not 1, nor 2: a value the option never takes

@@ -103,10 +103,13 @@ def test_knowledge_story_says_what_each_side_knows():
         theirs = ", ".join(map(str, now.view(1).known[0]))
         hidden = now.view(0).hidden_counts[1]
         assert (f"You know {seen} in your opponent's hand (seen drawn, not yet played); the other "
-                f"{hidden} are hidden." if seen else
+                f"{hidden} {'is' if hidden == 1 else 'are'} hidden." if seen else
                 f"You know none of your opponent's cards: all {hidden} are hidden.") in frame
         assert f"Your opponent knows {theirs or 'none'} of your cards" in frame
     assert "You know none of your opponent's cards: all 6 are hidden." in text(demo.stack.children[0].value)
+    # Numbers and words agree: this deal has a frame where one card alone is hidden.
+    frames = [text(child.value) for child in demo.stack.children]
+    assert any("the other 1 is hidden" in f for f in frames) and not any("1 are" in f for f in frames)
 
 
 def test_score_sheets_one_button_per_deal():
@@ -120,3 +123,10 @@ def test_score_sheets_one_button_per_deal():
         score_sheets([])
     with pytest.raises(ValueError, match="not finished"):
         score_sheets([Deal.random(1).start()])
+
+
+def test_the_last_tricks_count_down_in_good_grammar():
+    state = played(11, dealer=1)
+    said = [" ".join(trick_story(state, k, ("You", "Opponent"))) for k in (24, 25)]
+    assert "No drawing now. 2 tricks to go." in said[0]
+    assert "No drawing now. 1 trick to go." in said[1]

@@ -94,7 +94,9 @@ def _copy_lite(app: Sphinx, exception: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> dict:
-    """Register the extension."""
+    """Register the extension, and calijack_offline (the service worker that keeps the book,
+    and this live site once played, for reading with no network)."""
+    app.setup_extension("calijack_offline")
     app.add_config_value("calijack_live_digest", "", "html")
     app.add_config_value("calijack_live_download_mb", None, "html")
     app.connect("config-inited", _add_static)

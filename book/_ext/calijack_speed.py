@@ -11,7 +11,8 @@ Registered in ``_config.yml`` (``sphinx.local_extensions``). What it changes, an
   - before each widget view the page gets a picture of the demo as it first appears
     (``demo_pictures.py``: the frame's own HTML, the control drawn inert, a "Loading the
     demo" note), so the demo reads at once and holds its room: nothing jumps when the live
-    widget takes its place;
+    widget takes its place; with scripts off the picture is all there is, and a
+    ``<noscript>`` style hides the loading note and the start button;
   - the deferred loader ``cj-widgets.js`` (a few KB) and ``cj-widgets.css``; the loader
     fetches the state and the widget code only when the reader, at work on the page, comes
     near a demo (see its header), with one version string for every widget file so hosts
@@ -58,6 +59,7 @@ STYLES = "cj-widgets.css"
 STATE_TYPE = "application/vnd.jupyter.widget-state+json"
 STATE_DIR = "_static/cj-widget-state"
 WIDGET_FILES = ("require.js", "jupyter-widgets-*.js")
+NO_SCRIPT = "\n<noscript><style>.cj-demo-loading,.cj-demo-start{display:none}</style></noscript>"
 DEFERRED = {"doctools.js", "sphinx_highlight.js", "clipboard.min.js", "copybutton.js",
             "sphinx-book-theme.js", "togglebutton.js", "design-tabs.js"}
 
@@ -167,6 +169,9 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(state_json, encoding="utf-8")
     context["body"] = add_pictures(body, state)
+    # With scripts off the pictures are all there is: no "Loading the demo" that never ends,
+    # no "Start this demo" that cannot start (a quick check's answers are in its own box).
+    context["metatags"] = context.get("metatags", "") + NO_SCRIPT
     app.add_css_file(STYLES)
     app.add_js_file(LOADER, loading_method="defer",
                     **{"data-cj-version": app.builder.cj_widget_version,

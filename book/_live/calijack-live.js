@@ -8,13 +8,16 @@
 //
 // Steps, each said in words in the status line:
 //   1. check that the browser has WebAssembly;
-//   2. fetch the Python runtime and the packages (static/pyodide/), counting bytes for the
-//      percentage (the kernel then finds them in the HTTP cache), unless this browser keeps a
-//      started Python from an earlier start (lite/kernel/python.mjs): then there is nothing
-//      to download;
+//   2. fetch the Python runtime and the packages (static/pyodide/), counting bytes to say how
+//      many megabytes are done of how many, and the time left at the rate measured so far (the
+//      kernel then finds them in the HTTP cache), unless this browser keeps a started Python
+//      from an earlier start (lite/kernel/python.mjs): then there is nothing to download;
 //   3. open the REPL in a hidden frame with the lesson's code (lessons.json), code input hidden,
 //      and show only the last cell's output: no prompt, no toolbar, no code;
-//   4. when the widget is drawn, hide the static demo and show the frame, sized to its content.
+//   4. when the widget is drawn, hide the static demo and show the frame, sized to its content;
+//   5. ask the book's service worker (book/_offline) to keep the few files of the live app that
+//      another lesson may need and this one did not fetch (lessons.json "offline"), so that
+//      every lesson plays live with no network after this.
 // On any failure the static demo stays, and the status line says what went wrong.
 (function () {
   "use strict";
@@ -29,6 +32,8 @@
   // time the reader waits less once the widget is drawn.
   var POLL_MS = 40;
   var WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]';
+  // How long after a live start the few more files for offline use are fetched.
+  var KEEP_AFTER_MS = 5000;
   // Hides the REPL's own chrome inside the frame: the app view is the widget alone.
   var FRAME_CSS = [
     // Lumino lays the REPL out in absolute boxes as tall as the window, the prompt cell
@@ -65,6 +70,15 @@
     if (frame) frame.remove();
   }
 
+  // "2.1 of 6.3 MB, about 12 s left": megabytes as a compressing host sends them (the body's
+  // bytes scaled by each file's gzip ratio, as the build measured it), time at the rate so far.
+  function progressText(done, total, seconds) {
+    var text = "Loading Python… " + (done / 1e6).toFixed(1) + " of " + (total / 1e6).toFixed(1) + " MB";
+    if (seconds < 1 || done <= 0) return text;
+    var left = Math.max(1, Math.round((total - done) / (done / seconds)));
+    return text + ", about " + (left < 90 ? left + " s" : Math.round(left / 60) + " min") + " left";
+  }
+
   // Download every file of the runtime folder, counting bytes, so the status can say how far.
   function fetchRuntime(files, onBytes, signal) {
     return Promise.all(files.map(function (file) {
@@ -72,12 +86,13 @@
         if (!response.ok) {
           throw new Error("static/pyodide/" + file.name + " (" + response.status + " " + response.statusText + ")");
         }
-        if (!response.body) return response.arrayBuffer().then(function (b) { onBytes(b.byteLength); });
+        var ratio = file.gzip_bytes && file.bytes ? file.gzip_bytes / file.bytes : 1;
+        if (!response.body) return response.arrayBuffer().then(function (b) { onBytes(b.byteLength * ratio); });
         var reader = response.body.getReader();
         function pump() {
           return reader.read().then(function (chunk) {
             if (chunk.done) return;
-            onBytes(chunk.value.byteLength);
+            onBytes(chunk.value.byteLength * ratio);
             return pump();
           });
         }
@@ -92,6 +107,17 @@
   function keptPython(name) {
     if (!name || !window.caches) return Promise.resolve(false);
     return caches.has(name).catch(function () { return false; });
+  }
+
+  // The book's service worker keeps each file of the live app as it is fetched; these files
+  // (lessons.json "offline": the app's fonts) another lesson may fetch where this one did not.
+  // Asked for a little after the start, when the reader's network has nothing else to do.
+  function keepForOffline(paths) {
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!worker || !paths.length) return;
+    setTimeout(function () {
+      worker.postMessage({ type: "CALIJACK_KEEP_LIVE", urls: paths.map(function (p) { return LITE + p; }) });
+    }, KEEP_AFTER_MS);
   }
 
   function replUrl(cells) {
@@ -154,8 +180,9 @@
     }
     button.disabled = true;
     panel.classList.add("cj-live-loading");
-    say(panel, "Loading Python… 0%");
+    say(panel, "Loading Python…");
     var cells;
+    var offline = [];
     // Stops the other downloads when one fails, so no late progress hides the failure.
     var downloads = new AbortController();
     fetch(LITE + "lessons.json").then(function (response) {
@@ -164,9 +191,11 @@
     }).then(function (lessons) {
       cells = lessons.lessons[LESSON];
       if (!cells) throw new Error("lessons.json has no lesson " + LESSON);
+      offline = lessons.offline || [];
       var files = lessons.runtime;
-      var total = files.reduce(function (sum, f) { return sum + f.bytes; }, 0);
+      var total = files.reduce(function (sum, f) { return sum + (f.gzip_bytes || f.bytes); }, 0);
       var loaded = 0;
+      var began = Date.now();
       // The frame starts at once: its page and scripts load while the runtime downloads.
       var frame = document.createElement("iframe");
       frame.className = "cj-live-frame";
@@ -179,10 +208,8 @@
       return keptPython(lessons.python_cache).then(function (kept) {
         if (kept) return frame;
         return fetchRuntime(files, function (bytes) {
-          loaded += bytes;
-          if (!downloads.signal.aborted) {
-            say(panel, "Loading Python… " + Math.min(99, Math.floor(100 * loaded / total)) + "%");
-          }
+          loaded = Math.min(total, loaded + bytes);
+          if (!downloads.signal.aborted) say(panel, progressText(loaded, total, (Date.now() - began) / 1000));
         }, downloads.signal).then(function () { return frame; });
       });
     }).then(function (frame) {
@@ -208,6 +235,7 @@
       panel.classList.add("cj-live-on");
       button.textContent = "Playing live";
       say(panel, "Live: Python is running in your browser. Every move is computed as you make it.");
+      keepForOffline(offline);
     }).catch(function (error) {
       downloads.abort();
       var text = error.message || String(error);

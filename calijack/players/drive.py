@@ -31,7 +31,7 @@ def fast_deal(rng: random.Random, rules: Rules = STANDARD, dealer: int = 0,
     for name in players:
         if name not in FAST_PLAYERS:
             raise ValueError(f"fast_deal plays only {', '.join(FAST_PLAYERS)}, not {name!r}")
-    hands, stock, trump = core.deal_cards(rng, rules)
+    _, hands, stock, trump = core.shuffle(rng, rules)
     n = rules.players
     masks = [sum(1 << c for c in h) for h in hands]
     world = World(masks, tuple(stock), 0, [0] * n, masks[:], (dealer + 1) % n, [], 0, n, trump,

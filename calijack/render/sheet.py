@@ -2,6 +2,10 @@
 
 Card values (towards the Game point) and match points are different quantities; the sheet
 keeps them in separate tables with different labels and badges, and never adds one to the other.
+
+A deal that ends the match may hand out points that are never counted (the count stops at
+the target): given the points counted (``Match.counted``), the sheet marks the others "not
+counted", leaves them out of the totals and says why.
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ..scoring import DealResult
+from ..text import uncounted
 from .base import Html, esc, seat_names
 from .cardsvg import card_svg
 from .style import fragment
@@ -23,11 +28,18 @@ def _named(detail: str, names) -> str:
     return _SEAT.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), detail)
 
 
-def _points_table(result: DealResult, names, four_color) -> str:
+def _points_table(result: DealResult, names, four_color, counted) -> str:
     rows = []
+    dropped = [a for a in result.awards if a.seat is not None and a.name not in counted]
     for award in result.awards:
         who = (f'<span data-seat="{award.seat}">{esc(names[award.seat])}</span>' if award.seat is not None
                else '<span class="cj-nobody" data-seat="">nobody</span>')
+        flag = ""
+        if award in dropped:
+            who += ' <span class="cj-uncounted-tag">not counted</span>'
+            flag = ' data-counted="false"'
+        elif award.seat is not None:
+            flag = ' data-counted="true"'
         if award.card is not None:
             card = card_svg(award.card, four_color=four_color, width=40)
         elif award.name == "game":
@@ -37,15 +49,19 @@ def _points_table(result: DealResult, names, four_color) -> str:
             card = "—"
         detail = _named(award.detail, names)
         detail = detail[:1].upper() + detail[1:]
-        rows.append(f'<tr class="cj-award" data-point="{award.name}"><th scope="row">{esc(award.title)}</th>'
+        rows.append(f'<tr class="cj-award" data-point="{award.name}"{flag}><th scope="row">{esc(award.title)}</th>'
                     f"<td>{who}</td><td>{card}</td><td>{esc(detail)}</td></tr>")
+    points = [sum(a.seat == s and a not in dropped for a in result.awards) for s in range(len(result.points))]
     totals = " · ".join(f'{esc(names[s])} <span class="cj-mp" data-seat="{s}">{p}</span>'
-                        for s, p in enumerate(result.points))
+                        for s, p in enumerate(points))
+    foot = "Match points counted" if dropped else "Match points"
+    why = (f'<tr class="cj-uncounted-note"><td colspan="4">{esc(uncounted([a.title for a in dropped]))}</td></tr>'
+           if dropped else "")
     return ('<table class="cj-points"><caption>Match points this deal</caption>'
             '<thead><tr><th scope="col">Point</th><th scope="col">Earned by</th>'
             '<th scope="col">Deciding card</th><th scope="col">Why</th></tr></thead>'
             f'<tbody>{"".join(rows)}</tbody>'
-            f'<tfoot><tr><th scope="row">Match points</th><td colspan="3">{totals}</td></tr></tfoot></table>')
+            f'<tfoot><tr><th scope="row">{foot}</th><td colspan="3">{totals}</td></tr>{why}</tfoot></table>')
 
 
 def _values_table(result: DealResult, names, four_color) -> str:
@@ -69,12 +85,17 @@ def _values_table(result: DealResult, names, four_color) -> str:
 
 
 def score_sheet_html(result: DealResult, *, names=None, match_scores=None, target=None,
-                     four_color: bool = False) -> Html:
-    """The score sheet of a deal: each point, who earned it and why; card values itemised."""
+                     counted=None, four_color: bool = False) -> Html:
+    """The score sheet of a deal: each point, who earned it and why; card values itemised.
+
+    ``counted``: the names of the points counted into the match score (``Match.counted`` for
+    this deal); a point earned but not among them is shown as not counted. ``None``: all.
+    """
     n = len(result.pips)
     names = seat_names(n, 0, names)
+    counted = {a.name for a in result.awards} if counted is None else set(counted)
     parts = ['<div class="cj-label" style="font-size:16px">Score sheet</div>',
-             _points_table(result, names, four_color), _values_table(result, names, four_color)]
+             _points_table(result, names, four_color, counted), _values_table(result, names, four_color)]
     if match_scores is not None:
         if len(match_scores) != n:
             raise ValueError(f"match_scores must give one score per seat ({n}), not {len(match_scores)}")

@@ -8,6 +8,7 @@ from ..cards import Card
 from ..view import View
 from .base import Html, esc, seat_names
 from .cardsvg import card_svg, suit_svg
+from ..text import counted
 from .style import fragment
 
 __all__ = ["hand_html", "trick_html", "table_html", "known_to_others", "card_state"]
@@ -129,7 +130,7 @@ def _seat_head(view: View, seat: int, names, extra: str = "", ask: str = "") -> 
     if view.to_play == seat:
         bits.append('<span class="cj-turn">to play</span>')
     count = view.hand_sizes[seat]
-    bits.append(f"<span>{count} card{'s' if count != 1 else ''}{extra}</span>")
+    bits.append(f"<span>{counted(count, 'card')}{extra}</span>")
     if ask:
         bits.append(ask)
     return f'<div class="cj-seat-head">{"".join(bits)}</div>'
@@ -182,16 +183,16 @@ def _trick_area(view: View, names, four_color) -> str:
     return f'<div class="cj-trick-area"><div class="cj-box-title">{title}</div>{body}{note}</div>'
 
 
-def _piles(view: View, names, four_color) -> str:
+def _piles(view: View, names, four_color, values: bool = True) -> str:
     out = []
     for seat in [view.seat] + [s for s in range(view.players) if s != view.seat]:
         cards = view.captured(seat)
         won = sum(1 for t in view.tricks if t.winner == seat)
         fan = _cards_list(cards, None, four_color, MINI, cls="cj-fan") if cards else ""
+        chip = (f'<span class="cj-chip cj-values">card values <b data-pips="{view.pips(seat)}">'
+                f'{view.pips(seat)}</b></span>') if values else ""
         out.append(f'<div class="cj-pile"><div class="cj-seat-head"><strong>{esc(names[seat])}</strong>'
-                   f'<span>won {won} trick{"s" if won != 1 else ""}</span>'
-                   f'<span class="cj-chip cj-values">card values <b data-pips="{view.pips(seat)}">'
-                   f'{view.pips(seat)}</b></span></div>{fan}</div>')
+                   f'<span>won {counted(won, "trick")}</span>{chip}</div>{fan}</div>')
     return f'<div class="cj-piles">{"".join(out)}</div>'
 
 
@@ -212,13 +213,15 @@ def _bar(view: View, names, scores, target, four_color) -> str:
 def table_html(view: View, *, reveal=None, names=None, scores=None, target=None,
                marks: Mapping[Card, str] | None = None, four_color: bool = False,
                note: str | None = None, interactive: bool = False, verdicts=None, hint: Card | None = None,
-               css: bool = True) -> Html:
+               css: bool = True, fold_stock: bool = True, simple: bool = False) -> Html:
     """The table from ``view.seat``'s side; ``reveal=state`` turns every card face up.
 
     ``interactive=True`` draws the viewer's cards as buttons (the sandbox's live table), each
     named with its state from ``verdicts`` (the engine's, ``None`` when it is not the viewer's
     turn); ``hint`` tags the hinted card. ``css=False`` leaves the stylesheet out (for a page
-    that already has it).
+    that already has it). A revealed stock's long row of cards is folded under one line
+    (``fold_stock=False``: shown open). ``simple=True`` leaves out what a first look at the game
+    has not met yet: the bar naming trump and counting tricks, and the card values.
     """
     n = view.players
     names = seat_names(n, view.seat, names)
@@ -230,13 +233,20 @@ def table_html(view: View, *, reveal=None, names=None, scores=None, target=None,
         target = view.rules.target
     own = _default_marks(view) if marks is None else dict(marks)
     opps = "".join(_opponent(view, s, names, reveal, four_color) for s in range(n) if s != view.seat)
-    parts = [_bar(view, names, scores, target, four_color), f'<div class="cj-opps">{opps}</div>',
-             f'<div class="cj-middle">{_stock(view, reveal, four_color)}{_trick_area(view, names, four_color)}</div>',
-             _you(view, names, own, four_color, interactive, verdicts, hint),
-             _piles(view, names, four_color)]
+    parts = [] if simple else [_bar(view, names, scores, target, four_color)]
+    parts += [f'<div class="cj-opps">{opps}</div>',
+              f'<div class="cj-middle">{_stock(view, reveal, four_color)}{_trick_area(view, names, four_color)}</div>',
+              _you(view, names, own, four_color, interactive, verdicts, hint),
+              _piles(view, names, four_color, values=not simple)]
     if reveal is not None and reveal.stock[1:]:
-        parts.append(f'<div class="cj-seat"><div class="cj-box-title">Stock below the top, in order '
-                     f'(revealed)</div>{_cards_list(reveal.stock[1:], None, four_color, MINI, cls="cj-fan")}</div>')
+        below = reveal.stock[1:]
+        fan = _cards_list(below, None, four_color, MINI, cls="cj-fan")
+        if fold_stock:
+            parts.append(f'<details class="cj-seat cj-stock-below"><summary class="cj-box-title">The stock '
+                         f'below the top: {counted(len(below), "card")}, in order (revealed)</summary>{fan}</details>')
+        else:
+            parts.append(f'<div class="cj-seat"><div class="cj-box-title">Stock below the top, in order '
+                         f'(revealed)</div>{fan}</div>')
     legend = _legend(own.values(), reveal is not None, n)
     if legend:
         parts.append(legend)

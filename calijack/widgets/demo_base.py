@@ -113,13 +113,13 @@ class LiveDemo(widgets.VBox):
 
     def __init__(self, *, control: widgets.DOMWidget, control_trait: str, count: int,
                  frame: Callable[[int], str], labels: Sequence[str] | None,
-                 sheet: Sheet, header: str | None) -> None:
+                 sheet: Sheet, header: str | None, start: int = 0) -> None:
         self._frame_fn, self._labels, self._sheet = frame, labels, sheet
         self._cache: dict[int, str] = {}
         self.control, self.frame_count = control, count
         self.header = widgets.HTML(value=sheet.compact(header)) if header else None
-        self.frame = widgets.HTML(value=self.frame_value(0))
-        self.label = widgets.HTML(value=label_html(0, labels[0])) if labels is not None else None
+        self.frame = widgets.HTML(value=self.frame_value(start))
+        self.label = widgets.HTML(value=label_html(start, labels[start])) if labels is not None else None
         self.sheet = widgets.HTML(value=sheet.html())  # after the first frame: it holds its drawings
         self.sheet.add_class(SHEET_CLASS)
         control.add_class(CONTROL_CLASS)
@@ -148,30 +148,36 @@ class LiveDemo(widgets.VBox):
 
 
 def build(frame: Callable[[int], str], count: int, *, static: bool, options: Sequence[str] | None = None,
-          labels: Sequence[str] | None = None, description: str = "", header: str | None = None):
+          labels: Sequence[str] | None = None, description: str = "", header: str | None = None,
+          start: int = 0):
     """A demo of ``count`` frames: a slider (no ``options``) or toggle buttons (``options``).
 
     ``static=True`` precomputes every frame for :func:`~calijack.widgets.static.stepper` or
     :func:`~calijack.widgets.static.chooser`; ``static=False`` computes them on demand. In both
     the root box's first child is the :class:`Sheet` (``sheet`` attribute), then the optional
-    ``header`` (HTML shown above the control, ``header`` attribute). In the reader's browser
-    (:data:`IN_BROWSER`) the demo is always live.
+    ``header`` (HTML shown above the control, ``header`` attribute). A slider opens on frame
+    ``start`` (the one the book pictures before the widget code comes). In the reader's
+    browser (:data:`IN_BROWSER`) the demo is always live.
     """
     sheet = Sheet()
+    if options is not None and start:
+        raise ValueError("toggle buttons open on their first option: start is for a slider")
     if not static or IN_BROWSER:
         if options is None:
-            control = step_slider(count, description=description or "Step", readout=labels is None)
+            if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < count:
+                raise ValueError(f"start must be a frame number from 0 to {count - 1}, not {start!r}")
+            control = step_slider(count, description=description or "Step", readout=labels is None, start=start)
             trait = "value"
         else:
             control = toggle_buttons(options, description=description)
             trait = "index"
         return LiveDemo(control=control, control_trait=trait, count=count, frame=frame,
-                        labels=labels, sheet=sheet, header=header)
+                        labels=labels, sheet=sheet, header=header, start=start)
     frames = [sheet.compact(frame(i)) for i in range(count)]
     head = widgets.HTML(value=sheet.compact(header)) if header else None
     if options is None:
         demo = stepper(frames, labels=list(labels) if labels is not None else None,
-                       description=description or "Step")
+                       description=description or "Step", start=start)
     else:
         demo = chooser(frames, list(options), description=description)
     demo.sheet = widgets.HTML(value=sheet.html())

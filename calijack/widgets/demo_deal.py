@@ -8,21 +8,15 @@ from .. import core, render
 from ..render.base import seat_names
 from ..rules import OPTIONS, Rules, RuleError
 from ..state import Deal, State
+from ..text import Narrator, article, counted, option_name
 from .demo_base import build, esc, para
 from .demo_basics import check_state
 
-__all__ = ["drawing_demo", "scoring_demo", "deal_replay", "variants_demo", "play_out", "same_cards"]
+__all__ = ["drawing_demo", "scoring_demo", "deal_replay", "variants_demo", "variant_end", "play_out", "same_cards"]
 
 # Options that change who scores, not how cards are played: (option, value to try).
 SCORING_OPTIONS = (("high_low", "held"), ("game", "ten_of_trumps"), ("shasta_point", True),
                    ("turned_jack", True))
-_OPTION_LABELS = {
-    ("high_low", "held"): "High & Low to the holder", ("high_low", "captured"): "High & Low to the capturer",
-    ("game", "ten_of_trumps"): "Game to the ten of trumps", ("game", "pips"): "Game by card values",
-    ("shasta_point", True): "Shasta nine point", ("shasta_point", False): "No Shasta point",
-    ("turned_jack", True): "Turned jack to dealer", ("turned_jack", False): "No turned-jack rule",
-    ("stock", "exposed"): "exposed stock", ("stock", "closed"): "closed stock",
-}
 
 
 def play_out(state: State, seed: int = 0) -> State:
@@ -46,15 +40,13 @@ def _check_seat(seat: object, state: State, who: str) -> int:
 
 
 def _option_label(name: str, value) -> str:
-    return _OPTION_LABELS.get((name, value), f"{name} = {value}")
+    return option_name(name, value)
 
 
-def _object(name: str) -> str:
-    return "you" if name == "You" else name
-
-
-def _knows(name: str) -> str:
-    return "you know" if name == "You" else f"{name} knows"
+def _whose(words: Narrator, seat: int, start: bool = False) -> str:
+    """A seat's possessive in a sentence: "your", "your opponent's", "Left's"."""
+    who = words.who(seat, start)
+    return ("Your" if start else "your") if seat == words.viewer else f"{who}'s"
 
 
 # -- drawing ------------------------------------------------------------------------------------
@@ -73,6 +65,7 @@ def _cards_text(cards) -> str:
 def _drawing_frame(state: State, twin: Deal, seat: int, k: int) -> str:
     n, rules = state.players, state.rules
     names = seat_names(n, seat)
+    words = Narrator(n, seat)
     now = state.rewind(k * n)
     other = twin.start().play_all(now.plays)
     view, other_view = now.view(seat), other.view(seat)
@@ -88,28 +81,29 @@ def _drawing_frame(state: State, twin: Deal, seat: int, k: int) -> str:
         for pos, (drawer, card) in enumerate(zip(trick.drawers(n), trick.draws)):
             how = "the exposed top card" if pos == 0 else "the next card of the stock"
             if seen[pos] is None:
-                how += f", which {_object(names[seat])} did not see"
-            draws.append(f"{esc(_object(names[drawer]))} took {esc(card)} ({how})")
-        lines.append(f"Trick {k}: {esc(names[trick.winner])} won it. Then {'; '.join(draws)}.")
+                how += f", which {words.who(seat, start=False)} did not see"
+            draws.append(f"{esc(words.who(drawer, start=False))} took {esc(card)} ({how})")
+        lines.append(f"Trick {k}: {esc(words.who(trick.winner, start=False))} won it. Then {'; '.join(draws)}.")
     if now.stock_top is not None:
         lines.append(f"Stock: {len(now.stock)} cards, {esc(now.stock_top)} showing on top.")
     else:
-        lines.append(f"The stock is used up: the last {rules.tricks - len(now.tricks)} tricks are "
+        lines.append(f"The stock is used up: the last {counted(rules.tricks - len(now.tricks), 'trick is', 'tricks are')} "
                      f"played without drawing.")
     for o in range(n):
         if o != seat:
-            lines.append(f"{esc(names[o])} knows these cards of {'your' if names[seat] == 'You' else esc(names[seat]) + chr(39) + 's'} "
+            lines.append(f"{esc(words.does(o, 'know'))} these cards of {esc(_whose(words, seat))} "
                          f"hand: {_cards_text(now.view(o).known[seat])} ({here}); "
-                         f"{_cards_text(other.view(o).known[seat])} with a {there}.")
+                         f"{_cards_text(other.view(o).known[seat])} with {article(there)}.")
     parts = [para(*lines)]
     for o in range(n):
         if o == seat:
             continue
         parts.append('<div class="cj-row">'
-                     + _knowledge(view, o, names, f"What {_knows(names[seat])} of {names[o]}'s hand, {here}")
-                     + _knowledge(other_view, o, names, f"… with a {there} instead")
+                     + _knowledge(view, o, names, f"What {words.does(seat, 'know', start=False)} of "
+                                                  f"{_whose(words, o)} hand, {here}")
+                     + _knowledge(other_view, o, names, f"… with {article(there)} instead")
                      + render.hand_html(now.hand(o), marks={c: "known" for c in view.known[o]},
-                                        label=f"{names[o]}'s real hand (eye: seen drawn, {here})")
+                                        label=f"{_whose(words, o, start=True)} real hand (eye: seen drawn, {here})")
                      + "</div>")
     return f'<div class="cj-root">{"".join(parts)}</div>'
 
@@ -188,8 +182,11 @@ def scoring_demo(state: State, static: bool = True):
 
 # -- replay -------------------------------------------------------------------------------------
 
-def deal_replay(state: State, seat: int = 0, static: bool = True, reveal: bool = True):
-    """A slider over every play of a deal (the start, then one frame per card played)."""
+def deal_replay(state: State, seat: int = 0, static: bool = True, reveal: bool = True, simple: bool = False):
+    """A slider over every play of a deal (the start, then one frame per card played).
+
+    ``simple=True`` draws the table for a first look at the game (no trump bar, no trick count,
+    no card values: see :func:`calijack.render.table_html`)."""
     state = check_state(state, "deal_replay")
     seat = _check_seat(seat, state, "deal_replay")
     n, plays = state.players, state.plays
@@ -208,15 +205,24 @@ def deal_replay(state: State, seat: int = 0, static: bool = True, reveal: bool =
 
     def frame(k: int) -> str:
         now = position(k)
-        return render.table_html(now.view(seat), reveal=now if reveal else None, names=names)
+        return render.table_html(now.view(seat), reveal=now if reveal else None, names=names, simple=simple)
 
     return build(frame, len(plays) + 1, static=static, labels=labels, description="Play")
 
 
 # -- variants -----------------------------------------------------------------------------------
 
+def variant_end(seed: int, rules: Rules) -> State:
+    """The deal with ``seed`` (the sandbox's: its cards and dealer) under ``rules``, played out
+    with legal cards chosen at random from ``random.Random(seed)``: what :func:`variants_demo`
+    shows, for a page to state facts about."""
+    deal = same_cards(Deal.random(seed, Rules(players=rules.players)), rules)
+    return play_out(deal.start(), seed)
+
+
 def variants_demo(seed: int, options: list[dict], static: bool = True):
-    """The same deal under several sets of rule options, each played out the same seeded way."""
+    """The same deal under several sets of rule options, each played out the same seeded way
+    (:func:`variant_end`)."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"variants_demo: seed must be a whole number, not {seed!r}")
     if isinstance(options, (str, bytes, dict)) or not isinstance(options, (list, tuple)) or not options:
@@ -236,16 +242,15 @@ def variants_demo(seed: int, options: list[dict], static: bool = True):
 
     def end(i: int) -> State:
         if i not in ends:
-            rules = all_rules[i]
-            deal = same_cards(Deal.random(seed, Rules(players=rules.players)), rules)
-            ends[i] = play_out(deal.start(), seed)
+            ends[i] = variant_end(seed, all_rules[i])
         return ends[i]
 
     def frame(i: int) -> str:
         rules, final = all_rules[i], end(i)
         names = seat_names(final.players, 0)
+        dealer = Narrator(final.players, 0).who(final.dealer, start=False)
         lines = ["Rules: " + (esc("; ".join(rules.describe())) if not rules.is_standard else "standard") + ".",
-                 f"Deal {seed}: {esc(names[final.dealer])} dealt; trump {final.trump.plural}. Both "
+                 f"Deal {seed}: {esc(dealer)} dealt; trump {final.trump.plural}. Both "
                  f"players choose among their legal cards at random, the same random way every time."]
         if i:
             first = end(0)
@@ -254,9 +259,12 @@ def variants_demo(seed: int, options: list[dict], static: bool = True):
                 lines.append("With a different number of players the cards are dealt afresh.")
             elif same is None:
                 lines.append(f"Every card is played exactly as under “{esc(labels[0])}”.")
+            elif same == 0:
+                lines.append(f"The very first play differs from “{esc(labels[0])}” "
+                             f"({esc(first.plays[0])} there, {esc(final.plays[0])} here).")
             else:
-                lines.append(f"The first {same} plays match “{esc(labels[0])}”; play {same + 1} differs "
-                             f"({esc(first.plays[same])} there, {esc(final.plays[same])} here).")
+                lines.append(f"The first {counted(same, 'play matches', 'plays match')} “{esc(labels[0])}”; "
+                             f"play {same + 1} differs ({esc(first.plays[same])} there, {esc(final.plays[same])} here).")
         return para(*lines) + render.score_sheet_html(final.result(), names=names)
 
     return build(frame, len(all_rules), static=static, options=labels, description="Rules")

@@ -10,6 +10,10 @@ Under the card buttons a **Hint** button shows one sentence on what the puzzle t
 (static too: a one-button chooser over the hint). Each question carries the class
 ``cj-puzzle-n-N`` (its puzzle number), by which the progress store (``progress.js``) keeps
 its stars: 3 for the first try with no hint, 2 for a second try or a hint, 1 for later.
+
+:func:`practice_stages` shows the sets one stage at a time (a button per stage over a
+``Stack``): a page then holds one stage's card tables, not every puzzle's, which is what keeps
+the Practice pages quick on a phone; a ``Stack`` draws only the stage chosen.
 """
 
 from __future__ import annotations
@@ -24,14 +28,16 @@ from ..cards import parse_card
 from ..puzzles import Puzzle, theme
 from ..review import Rating
 from ..text import seat_names
-from ..text_coach import puzzle_feedback, puzzle_hint, puzzle_prompt, puzzle_title, signed
+from ..text_coach import STAGE_TITLES, STAGES, puzzle_feedback, puzzle_hint, puzzle_prompt, puzzle_title, signed
 from .demo_base import SHEET_CLASS, Sheet
 from .quiz import Answer, question, quick_checks
 from .static import CONTROL_CLASS, DEMO_CLASS, chooser
 
-__all__ = ["puzzle_question", "practice_set", "values_table", "hint_box", "PRACTICE_CLASS", "HINT_CLASS"]
+__all__ = ["puzzle_question", "practice_set", "practice_stages", "values_table", "hint_box", "PRACTICE_CLASS",
+           "STAGES_CLASS", "HINT_CLASS"]
 
 PRACTICE_CLASS = "cj-practice"
+STAGES_CLASS = "cj-practice-stages"
 HINT_CLASS = "cj-puzzle-hint"
 
 
@@ -106,4 +112,30 @@ def practice_set(puzzles: Sequence[Puzzle], ratings: Sequence[Rating] | None = N
     box.children = (defs,) + tuple(box.children)
     box.add_class(PRACTICE_CLASS)
     box.questions = items
+    return box
+
+
+def practice_stages(puzzles: Sequence[Puzzle], ratings: Sequence[Rating] | None = None) -> widgets.VBox:
+    """The puzzles one stage at a time: a button per stage (in the puzzles' order), and under it
+    the chosen stage's sentence and its set (:func:`practice_set`), switched by ``jslink``."""
+    puzzles = list(puzzles)
+    ratings = list(ratings) if ratings is not None else [None] * len(puzzles)
+    stages = list(dict.fromkeys(p.stage for p in puzzles))
+    if not stages:
+        raise ValueError("practice_stages needs at least one puzzle")
+    pages = []
+    for stage in stages:
+        chosen = [(p, r) for p, r in zip(puzzles, ratings) if p.stage == stage]
+        intro = widgets.HTML(value=f'<p class="cj-stage-intro">{html.escape(STAGES[stage])}</p>')
+        pages.append(widgets.VBox([intro, practice_set([p for p, _ in chosen], [r for _, r in chosen])]))
+    labels = [f"{k}. {STAGE_TITLES[stage]}" for k, stage in enumerate(stages, 1)]
+    control = widgets.ToggleButtons(options=labels, index=0, description="Stage",
+                                    style={"description_width": "initial", "button_width": "auto"})
+    control.add_class("cj-stage-control")
+    stack = widgets.Stack(children=pages, selected_index=0)
+    box = widgets.VBox([control, stack])
+    box.add_class(STAGES_CLASS)
+    box.links = (widgets.jslink((control, "index"), (stack, "selected_index")),)
+    box.control, box.stack, box.stages = control, stack, tuple(stages)
+    box.sets = tuple(page.children[1] for page in pages)
     return box

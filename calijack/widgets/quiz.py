@@ -10,6 +10,11 @@ The answers and reasons are worked out by the caller from the engine; this modul
 them out. The root box has the class ``cj-quiz``, each question ``cj-quiz-question``, its
 buttons ``cj-quiz-control`` and each feedback frame ``cj-quiz-feedback`` with
 ``data-right="true"`` or ``"false"``, so a browser test can check what is shown.
+
+Under the buttons every question also writes its answers out, folded in a ``<details>`` box
+(``cj-quiz-answer``, summary "Answer"): the right answer and its reason, then the others and
+theirs. It is plain HTML, made from the same :class:`Answer` objects as the feedback, so a
+reader whose browser runs no script (the book's picture of the demo stays) can still check.
 """
 
 from __future__ import annotations
@@ -25,15 +30,17 @@ from ..cards import Card, parse_card
 from ..render.base import seat_names
 from ..render.style import CSS
 from ..state import State
+from ..text import plural
 from .static import CONTROL_CLASS, DEMO_CLASS, StaticDemo, chooser
 
 __all__ = ["Answer", "question", "quick_checks", "legal_play_question", "position_html",
-           "QUIZ_CLASS", "QUESTION_CLASS", "CONTROL", "FEEDBACK_CLASS"]
+           "QUIZ_CLASS", "QUESTION_CLASS", "CONTROL", "FEEDBACK_CLASS", "ANSWER_CLASS"]
 
 QUIZ_CLASS = "cj-quiz"
 QUESTION_CLASS = "cj-quiz-question"
 CONTROL = "cj-quiz-control"
 FEEDBACK_CLASS = "cj-quiz-feedback"
+ANSWER_CLASS = "cj-quiz-answer"
 
 # The styles are the one stylesheet's (calijack/static/calijack.css, .cj-quiz-*): a question
 # carries it with its prompt; in a box of quick checks only the first question does.
@@ -64,6 +71,19 @@ def _feedback(answer: Answer) -> str:
     verdict = "Right." if answer.right else "Not quite."
     return (f'<div class="{FEEDBACK_CLASS}" data-right="{str(answer.right).lower()}">'
             f"<strong>{verdict}</strong> {html.escape(answer.why)}{answer.extra}</div>")
+
+
+def _answer_box(answers: Sequence[Answer]) -> str:
+    """The answers written out, folded under "Answer": the right one first, each with its reason."""
+    right = [a for a in answers if a.right]
+    others = [a for a in answers if not a.right]
+    parts = [f'<p class="cj-quiz-right"><strong>{html.escape(a.label)}</strong>: {html.escape(a.why)}</p>'
+             f"{a.extra}" for a in right]
+    if others:
+        items = "".join(f"<li><strong>{html.escape(a.label)}</strong>: {html.escape(a.why)}</li>"
+                        for a in others)
+        parts.append(f"<p>{plural(len(others), 'The other answer', 'The other answers')}:</p><ul>{items}</ul>")
+    return f'<details class="{ANSWER_CLASS}"><summary>Answer</summary>{"".join(parts)}</details>'
 
 
 def _prompt_html(prompt: str, picture: str, number: int | None = None, css: bool = True) -> str:
@@ -103,7 +123,8 @@ def question(prompt: str, answers: Sequence[Answer], *, picture: str = "",
     demo.add_class(QUESTION_CLASS)
     demo.prompt = widgets.HTML(value=_prompt_html(prompt, picture))
     demo.prompt_parts = (prompt, picture)
-    demo.children = (demo.prompt,) + demo.children
+    demo.answer = widgets.HTML(value=_answer_box(answers))
+    demo.children = (demo.prompt,) + demo.children + (demo.answer,)
     demo.answers = tuple(answers)
     return demo
 

@@ -377,7 +377,7 @@ class Sandbox(KeepsProgress, widgets.VBox):
                                   **({"review": True} if state.finished else {})}
             if state.finished:
                 self.table.sheet_html = render.score_sheet_html(s.result, names=s.names, match_scores=s.scores,
-                                                                target=s.rules.target,
+                                                                target=s.rules.target, counted=s.match.counted[-1],
                                                                 four_color=self.four_color_toggle.value)
             else:
                 self.table.sheet_html = ""
@@ -411,7 +411,7 @@ class Sandbox(KeepsProgress, widgets.VBox):
         reveal = state if self.reveal_toggle.value else None
         scores = (s.match if state.finished else s.match_before).scores
         mine = settled and state is s.state and s.your_turn
-        table = render.table_html(state.view(s.seat), reveal=reveal, names=s.names, scores=scores,
+        table = render.table_html(state.view(s.seat), reveal=reveal, names=s.names, scores=scores, fold_stock=False,
                                   target=s.rules.target, note=note, interactive=True,
                                   verdicts=s.verdicts() if mine else None, hint=self._hinted if mine else None,
                                   four_color=self.four_color_toggle.value, css=False)

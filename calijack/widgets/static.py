@@ -94,31 +94,32 @@ def _check_frames(frames: object) -> list[str]:
     return items
 
 
-def _frame_stack(frames: list[str]) -> widgets.Stack:
+def _frame_stack(frames: list[str], start: int = 0) -> widgets.Stack:
     children = [
         widgets.HTML(value=f'<div class="{FRAME_CLASS}" data-frame="{i}">{frame}</div>')
         for i, frame in enumerate(frames)
     ]
-    return widgets.Stack(children=children, selected_index=0)
+    return widgets.Stack(children=children, selected_index=start)
 
 
-def _label_stack(labels: list[str]) -> widgets.Stack:
+def _label_stack(labels: list[str], start: int = 0) -> widgets.Stack:
     children = [
         widgets.HTML(
             value=f'<div class="{LABEL_CLASS}" data-frame="{i}">{html.escape(label)}</div>'
         )
         for i, label in enumerate(labels)
     ]
-    return widgets.Stack(children=children, selected_index=0)
+    return widgets.Stack(children=children, selected_index=start)
 
 
-def step_slider(count: int, *, description: str = "Step", readout: bool = True) -> widgets.IntSlider:
-    """The one slider of every demo, static or live: positions 0 to ``count - 1``.
+def step_slider(count: int, *, description: str = "Step", readout: bool = True,
+                start: int = 0) -> widgets.IntSlider:
+    """The one slider of every demo, static or live: positions 0 to ``count - 1``, at ``start``.
 
     ``readout=False`` when label lines ("Step 1 of 6: …") say where the reader is: the
     slider's own 0-based number would only contradict them.
     """
-    return widgets.IntSlider(value=0, min=0, max=count - 1, step=1, description=description,
+    return widgets.IntSlider(value=start, min=0, max=count - 1, step=1, description=description,
                              continuous_update=True, readout=readout, style={"description_width": "initial"})
 
 
@@ -133,14 +134,19 @@ def stepper(
     *,
     labels: list[str] | None = None,
     description: str = "Step",
+    start: int = 0,
 ) -> StaticDemo:
     """A slider stepping through ``frames`` (HTML strings), one shown at a time.
 
     ``labels``, if given, is one plain-text line per frame (HTML-escaped), shown between the
-    slider and the frame and switched with it. Raises ``ValueError`` if ``frames`` is empty
-    or ``labels`` does not have one entry per frame, ``TypeError`` if an item is not a str.
+    slider and the frame and switched with it. ``start`` is the frame shown first (the one
+    the page pictures until the widget code comes). Raises ``ValueError`` if ``frames`` is
+    empty, ``labels`` does not have one entry per frame or ``start`` is not a frame,
+    ``TypeError`` if an item is not a str.
     """
     items = _check_frames(frames)
+    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < len(items):
+        raise ValueError(f"start must be a frame number from 0 to {len(items) - 1}, not {start!r}")
     label_items: list[str] | None = None
     if labels is not None:
         label_items = _check_strings(labels, "labels")
@@ -151,12 +157,12 @@ def stepper(
             )
     if not isinstance(description, str):
         raise TypeError(f"description must be a str, not {type(description).__name__}")
-    slider = step_slider(len(items), description=description, readout=label_items is None)
+    slider = step_slider(len(items), description=description, readout=label_items is None, start=start)
     return StaticDemo(
         control=slider,
         control_trait="value",
-        stack=_frame_stack(items),
-        label_stack=_label_stack(label_items) if label_items is not None else None,
+        stack=_frame_stack(items, start),
+        label_stack=_label_stack(label_items, start) if label_items is not None else None,
     )
 
 

@@ -22,6 +22,7 @@ from .. import render
 from ..match import Match
 from ..render.base import seat_names
 from ..state import State
+from ..text import counted
 from .demo_base import build, esc, para
 from .demo_basics import check_state
 
@@ -82,12 +83,13 @@ def trick_story(state: State, number: int, names: Sequence[str]) -> list[str]:
                     if c.suit == trump and c.rank.label in _RANK_NAMES else "")
             drawn.append(f"{_does(names[s], 'takes')} {esc(c)}{note}")
         left = len(after.stock)
-        tail = (f" {left} cards are left in the stock, {esc(after.stock_top)} on top." if left else
-                f" That was the last of the stock: the last {rules.tricks - number} tricks are played "
-                "from the hand, with no drawing.")
+        tail = (f" {counted(left, 'card is', 'cards are')} left in the stock, {esc(after.stock_top)} on top."
+                if left else
+                f" That was the last of the stock: the last {counted(rules.tricks - number, 'trick is', 'tricks are')} "
+                "played from the hand, with no drawing.")
         lines.append("Drawing, winner first: " + "; ".join(drawn) + "." + tail)
     elif number < rules.tricks:
-        lines.append(f"No drawing now. {rules.tricks - number} tricks to go.")
+        lines.append(f"No drawing now. {counted(rules.tricks - number, 'trick')} to go.")
     values = ", ".join(f"{_who(names[s])} {after.pips(s)}" for s in range(n))
     lines.append(f"Card values captured so far: {values}.")
     return lines
@@ -138,7 +140,7 @@ def deal_story(state: State, *, names: Sequence[str] | None = None, seat: int = 
             lines.append(f"Nobody has reached {rules.target}, so the cards are gathered and shuffled, "
                          f"and {_does(names[after.dealer()], 'deals')} the next deal.")
         return para(*lines) + render.score_sheet_html(result, names=names, match_scores=after.scores,
-                                                      target=rules.target)
+                                                      target=rules.target, counted=after.counted[-1])
 
     return build(frame, tricks + 2, static=static, labels=labels, description="Step")
 
@@ -154,10 +156,10 @@ def _knowledge_lines(state: State, seat: int, names) -> list[str]:
         seen = _cards(mine.known[other])
         if seen:
             lines.append(f"{_does(names[seat], 'knows', start=True)} {esc(seen)} in {_whose(names[other])} "
-                         f"hand (seen drawn, not yet played); the other {hidden} are hidden.")
+                         f"hand (seen drawn, not yet played); the other {counted(hidden, 'is', 'are')} hidden.")
         else:
             lines.append(f"{_does(names[seat], 'knows', start=True)} none of {_whose(names[other])} cards: "
-                         f"all {hidden} are hidden.")
+                         f"{'it is' if hidden == 1 else f'all {hidden} are'} hidden.")
         back = _cards(theirs.known[seat])
         lines.append(f"{_does(names[other], 'knows', start=True)} {esc(back) if back else 'none'} of "
                      f"{_whose(names[seat])} cards, the same way.")
@@ -165,8 +167,11 @@ def _knowledge_lines(state: State, seat: int, names) -> list[str]:
 
 
 def knowledge_story(state: State, *, names: Sequence[str] | None = None, seat: int = 0,
-                    tricks: int | None = None, static: bool = True):
-    """A slider over the first ``tricks`` tricks as ``seat`` sees the table, with what each side knows."""
+                    tricks: int | None = None, static: bool = True, start: int = 0):
+    """A slider over the first ``tricks`` tricks as ``seat`` sees the table, with what each side knows.
+
+    ``start``: the frame shown first (0, before the first lead; 1, after the first trick's draws).
+    """
     state = check_state(state, "knowledge_story")
     n = state.players
     names = seat_names(n, seat, names)
@@ -181,7 +186,7 @@ def knowledge_story(state: State, *, names: Sequence[str] | None = None, seat: i
             f"{esc(now.stock_top)}; every other card is hidden."]
         return para(*head, *_knowledge_lines(now, seat, names)) + _table(now, seat, names, False)
 
-    return build(frame, count + 1, static=static, labels=labels, description="Trick")
+    return build(frame, count + 1, static=static, labels=labels, description="Trick", start=start)
 
 
 def score_sheets(states: Sequence[State], *, names: Sequence[str] | None = None, static: bool = True):

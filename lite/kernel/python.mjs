@@ -28,6 +28,9 @@ const INDEX = new URL("../pyodide/", import.meta.url).href;
 const CACHE_PREFIX = "calijack-python-";
 const MEMORY = new URL("python-memory.bin", import.meta.url).href;
 const FILES = new URL("python-files.bin", import.meta.url).href;
+// The modules the start does not import, fetched on a first import (lite/kernel/rest_import.py).
+const REST = new URL("rest/", import.meta.url).href;
+const FIND_REST = `import _calijack_rest\n_calijack_rest.install(${JSON.stringify(REST)})`;
 const say = (text) => console.info("calijack: " + text);
 const warn = (text, error) => console.warn("calijack: " + text + (error ? ": " + (error.message || error) : ""));
 
@@ -85,6 +88,7 @@ async function startRuntime() {
 async function fresh(store) {
   const began = performance.now();
   const py = await loadRuntime({ indexURL: INDEX, packages: CONFIG.packages, _makeSnapshot: !!store });
+  py.runPython(FIND_REST);
   if (!store) return py;
   try {
     await py.runPythonAsync(CONFIG.preload.map((name) => "import " + name).join("\n"));
@@ -139,6 +143,7 @@ async function restore(store) {
     WebAssembly.instantiateStreaming = instantiateStreaming;
   }
   Object.assign(py.loadedPackages, loaded);
+  py.runPython(FIND_REST);
   // The snapshot holds the first start's random generator: every start would deal the same.
   py.runPython("import random\nrandom.seed()");
   say(`Python restored from this browser's copy in ${Math.round(performance.now() - began)} ms`);

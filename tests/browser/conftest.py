@@ -179,9 +179,18 @@ def page_guard() -> PageGuard:
 
 def _guarded_page(browser, page_guard: PageGuard, **context_options):
     """A page in a new context (1280x900 unless ``viewport`` is given) whose console errors,
-    uncaught errors and off-site requests (aborted) go to ``page_guard``; returns (context, page)."""
+    uncaught errors and off-site requests (aborted) go to ``page_guard``; returns (context, page).
+    The book's service worker is blocked unless ``service_workers="allow"`` is given: each new
+    context would otherwise store the whole book again while the test runs (the offline tests,
+    tests/browser/test_offline_book.py, allow it)."""
     context_options.setdefault("viewport", {"width": 1280, "height": 900})
+    context_options.setdefault("service_workers", "block")
     context = browser.new_context(**context_options)
+    if context_options["service_workers"] == "block":
+        # Registering never completes (as while a browser is still deciding), so no page says
+        # "Offline reading is off" over the test.
+        context.add_init_script("if (navigator.serviceWorker) navigator.serviceWorker.register = "
+                                "() => new Promise(() => {});")
 
     def route(route_obj, request) -> None:
         if _is_offsite(request.url):

@@ -132,8 +132,11 @@ def test_the_live_practice_lesson_answers_a_puzzle(book_site, page, page_guard):
 
     puzzles = load()
     frame = start_live(page, book_site, "08_practice")
-    # Live, the page's last demo (the endgame's puzzles, exact values) comes from Python.
+    # Live, the endgame's puzzles (exact values) come from Python once their stage is picked.
     endgame = [p for p in puzzles if p.stage == "endgame"]
+    stages = frame.locator(".cj-stage-control button")
+    stages.first.wait_for(timeout=START_MS)
+    stages.last.click()
     questions = frame.locator(".cj-puzzle").filter(visible=True)
     questions.first.wait_for(timeout=START_MS)
     assert questions.count() == len(endgame)

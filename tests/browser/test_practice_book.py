@@ -1,10 +1,11 @@
 """The Practice chapter in the static book (no kernel): every puzzle answers from its
 precomputed frames, and the reviewed sample deal steps through every play.
 
-For each puzzle, as a reader would: nothing is shown before a card is picked; each card's
-button shows its own feedback, right only for the puzzle's answer, with every card's value.
-On a phone the puzzles fit the screen and every card button is a comfortable tap target, and
-the page opens fast (issue 14): only the puzzles near the screen are laid out at first, and a
+For each puzzle, as a reader would: pick its stage, then nothing is shown before a card is
+picked; each card's button shows its own feedback, right only for the puzzle's answer, with
+every card's value. On a phone the puzzles fit the screen and every card button is a
+comfortable tap target, and the page opens fast (issues 14 and 24): the page holds one
+stage's card tables at a time, only the puzzles near the screen are laid out at first, and a
 puzzle scrolled to draws every card and takes its own room.
 """
 
@@ -18,6 +19,20 @@ pytestmark = pytest.mark.browser
 
 PATH = "book/practice.html"
 PUZZLES = load()
+STAGES = list(dict.fromkeys(p.stage for p in PUZZLES))
+
+
+def of_stage(stage: str) -> list:
+    return [p for p in PUZZLES if p.stage == stage]
+
+
+def choose_stage(page, stage: str):
+    """Press the stage's button (live once the widget code is in); returns its visible puzzles."""
+    page.locator(".cj-stage-control button").nth(STAGES.index(stage)).click()
+    questions = page.locator(".cj-practice-stages .cj-puzzle").filter(visible=True)
+    page.wait_for_function("([n]) => Array.from(document.querySelectorAll('.cj-practice-stages .cj-puzzle'))"
+                           ".filter((q) => q.checkVisibility()).length === n", arg=[len(of_stage(stage))])
+    return questions
 
 _SHOWN_JS = """
 (question) => Array.from(question.querySelectorAll(".cj-quiz-feedback"))
@@ -34,10 +49,10 @@ def open_page(page, book_site, page_checks) -> None:
 
 def test_every_puzzle_answers_in_the_static_page(page, page_guard, page_checks, book_site):
     open_page(page, book_site, page_checks)
-    questions = page.locator(".cj-puzzle")
-    assert questions.count() == len(PUZZLES) >= 24
+    assert len(PUZZLES) >= 24 and len(STAGES) == 4
     for k, puzzle in enumerate(PUZZLES):
-        question = questions.nth(k)
+        questions = choose_stage(page, puzzle.stage)
+        question = questions.nth(of_stage(puzzle.stage).index(puzzle))
         question.scroll_into_view_if_needed()
         assert question.evaluate(_SHOWN_JS) == [], f"puzzle {k + 1}: feedback before any pick"
         legal = puzzle.state.legal_cards()
@@ -76,9 +91,8 @@ def test_puzzles_fit_a_phone(browser, book_site, page_checks):
     try:
         page = context.new_page()
         open_page(page, book_site, page_checks)
-        questions = page.locator(".cj-puzzle")
-        for k in (0, questions.count() - 1):
-            question = questions.nth(k)
+        for k, stage in ((0, STAGES[0]), (len(of_stage(STAGES[-1])) - 1, STAGES[-1])):
+            question = choose_stage(page, stage).nth(k)
             question.scroll_into_view_if_needed()
             box = question.bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, f"puzzle {k + 1}: {box}"
@@ -128,15 +142,17 @@ def test_far_puzzles_wait_to_be_drawn_and_each_draws_its_cards(browser, book_sit
         page.goto(book_site.url_for(path), wait_until="load")
         page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
         first = page.evaluate(_PICTURES_JS)
-        assert len(first) == len(PUZZLES)
+        # The page holds the first stage's puzzles only; the others come when their stage is picked.
+        shown = of_stage(STAGES[0])
+        assert len(first) == len(shown) < len(PUZZLES)
         # At load the puzzles far below the screen are not laid out (most of the page's work).
-        assert sum(not p["drawn"] for p in first) >= len(PUZZLES) - 3, first
+        assert sum(not p["drawn"] for p in first) >= len(shown) - 3, first
         assert page.evaluate(_SHEETS_JS) == [["none", 0]] * page.locator(".cj-sheet-defs").count()
         page_checks.assert_accessible(page, f"{path} (puzzle pictures, {viewport['width']} px)")
         page.evaluate("""() => { window.cjShift = 0; new PerformanceObserver((list) => {
           for (const e of list.getEntries()) window.cjShift += e.value; }).observe({type: "layout-shift"}); }""")
         pictures = page.locator(".cj-demo-placeholder .cj-puzzle")
-        for k in range(len(PUZZLES)):
+        for k in range(len(shown)):
             pictures.nth(k).scroll_into_view_if_needed()
             # Drawn within a frame or two of coming near the screen.
             page.wait_for_function("(pic) => pic.firstElementChild.checkVisibility({contentVisibilityAuto: true})",

@@ -3,12 +3,15 @@
 For each question, as a reader would: nothing is shown before an answer is picked; each
 answer button then shows exactly its own feedback, saying right or not and why; exactly one
 answer per question is right. At 390 px the questions fit the screen and every button is a
-comfortable tap target.
+comfortable tap target. With JavaScript off, every question's folded "Answer" box opens and
+says which answer is right, and why.
 """
 
 from __future__ import annotations
 
 import pytest
+
+from conftest import _guarded_page  # noqa: E402  (beside this file)
 
 pytestmark = pytest.mark.browser
 
@@ -86,5 +89,37 @@ def test_quick_checks_fit_a_phone(browser, book_site, page_checks, path):
         buttons.first.tap()
         page.wait_for_function("(quiz) => Array.from(quiz.querySelectorAll('.cj-quiz-feedback'))"
                                ".some((el) => el.checkVisibility())", arg=quiz.element_handle())
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("path", sorted(PAGES))
+def test_every_answer_can_be_read_without_javascript(browser, page_guard, book_site, path):
+    """No script runs, so no widget comes: the page's picture of each question stays, and its
+    folded Answer box (a plain <details>) opens on a click to the right answer and its reason."""
+    context, page = _guarded_page(browser, page_guard, java_script_enabled=False)
+    try:
+        page.goto(book_site.url_for(path), wait_until="load")
+        assert page.locator(".cj-demo-placeholder").count() > 0, f"{path}: no demo picture"
+        assert page.locator(".widget-subarea").count() == 0, f"{path}: widgets rendered with scripts off"
+        questions = page.locator(".cj-demo-placeholder .cj-quiz-question")
+        assert questions.count() == PAGES[path], f"{path}: {questions.count()} questions pictured"
+        for q in range(questions.count()):
+            question = questions.nth(q)
+            labels = [label.strip() for label in question.locator(".cj-pic-button").all_inner_texts()]
+            box = question.locator("details.cj-quiz-answer")
+            assert box.count() == 1, f"{path}, question {q + 1}: {box.count()} Answer boxes"
+            right = box.locator(".cj-quiz-right")
+            assert box.locator("summary").inner_text().strip() == "Answer"
+            assert not right.is_visible(), f"{path}, question {q + 1}: the answer is shown unasked"
+            box.locator("summary").click()
+            right.wait_for(state="visible", timeout=5_000)
+            said = right.inner_text().strip()
+            label, _, why = said.partition(": ")
+            assert label in labels, f"{path}, question {q + 1}: {label!r} is none of the answers {labels}"
+            assert len(why) > 20, f"{path}, question {q + 1}: {said!r} gives no reason"
+            others = box.locator("li").all_inner_texts()
+            assert len(others) == len(labels) - 1 and all(": " in o for o in others), others
+        page_guard.assert_clean(path)
     finally:
         context.close()

@@ -1,0 +1,143 @@
+"""calijack's JupyterHub on one machine: each learner logs in and lands on the sandbox in Voilà.
+
+``make hub`` starts it through ``hub.py``, which checks the teacher's settings and hands them over
+in ``CALIJACK_HUB_*`` variables (read back here with ``hub.Settings.from_env``). The README's
+"A class of any size" says when to use it and what it gives.
+
+- **Logins**: the learners named in a plain list, each choosing a password at the first login
+  (``FirstUseAuthenticator``, which creates no account that is not on the list), and the teacher.
+  No shared password, no open sign-up: a name not on the list gets the login page's refusal.
+- **The teacher** has the admin page (who is there, whose server runs; start and stop servers)
+  through the ``teacher`` role, but is *not* a JupyterHub admin, deliberately: the built-in
+  admin role holds ``access:servers`` (open any learner's server) and ``tokens`` (act as any
+  learner), and ``admin:users`` would let a teacher rename or re-create a learner and log in
+  under that name. Nobody is an admin; a password is reset at the machine (``hub.py forget``).
+- **A server per learner**: ``SimpleLocalProcessSpawner`` starts each learner's Jupyter server
+  (Voilà as its extension, with calijack's configuration: ``singleuser/``) as a process of its
+  own, in a folder of its own, listening on 127.0.0.1, reached only through the proxy and only
+  by its owner (the hub's OAuth). It gives no isolation below that: every server runs as the
+  hub's own Unix user, so a learner who runs code in their kernel (Voilà's page runs none, but
+  the kernel's websocket takes any message) can read the hub's files. Fine for a class on a
+  teacher's machine; for learners who may try, use a spawner that gives each learner a Unix
+  user and limits (``systemdspawner.SystemdSpawner``: users made by The Littlest JupyterHub, or
+  on the fly with ``dynamic_users = True``; systemd's memory and processor limits) or a
+  container (Zero to JupyterHub: ``deploy/z2jh``).
+- **Idle servers stop**: ``jupyterhub-idle-culler``, as a hub service, stops a learner's server
+  idle for ``cull_timeout`` seconds; logging out stops it at once.
+"""
+
+import shutil
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from hub import PASSWORDS, PROXY, Settings, read_learners  # noqa: E402  (beside this file)
+
+from calijack.serve import SANDBOX  # noqa: E402
+
+c = get_config()  # noqa: F821 - defined by traitlets' config loader
+
+settings = Settings.from_env()
+_refused = settings.refusal()
+if _refused:
+    raise SystemExit(f"calijack hub: {_refused}")
+STATE = settings.state
+LEARNERS = read_learners(settings.learners)
+TEACHER = settings.teacher
+
+# -- Where it listens ---------------------------------------------------------------------------
+# The proxy takes the learners' requests: 127.0.0.1, or the network over HTTPS only (hub.py
+# refuses anything else). The hub's API, the proxy's API and the learners' servers stay on
+# 127.0.0.1, on ports of their own.
+c.JupyterHub.bind_url = settings.bind_url
+if settings.network:
+    c.JupyterHub.ssl_cert = settings.ssl_cert
+    c.JupyterHub.ssl_key = settings.ssl_key
+    c.JupyterHub.public_url = settings.public_url
+c.JupyterHub.hub_bind_url = f"http://127.0.0.1:{settings.api_port}"
+c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{settings.proxy_api_port}"
+c.ConfigurableHTTPProxy.command = [str(PROXY)]  # npm configurable-http-proxy, pinned (package-lock.json)
+c.ConfigurableHTTPProxy.pid_file = str(STATE / "proxy.pid")
+c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
+c.JupyterHub.cookie_secret_file = str(STATE / "jupyterhub_cookie_secret")
+c.JupyterHub.cleanup_servers = True  # the hub stopped, every learner's server stops too
+
+# -- Who gets in -------------------------------------------------------------------------------
+c.JupyterHub.authenticator_class = "firstuseauthenticator.FirstUseAuthenticator"
+c.FirstUseAuthenticator.create_users = False  # a name not in the hub's list is refused
+c.FirstUseAuthenticator.dbm_path = str(STATE / PASSWORDS)
+c.Authenticator.allowed_users = {*LEARNERS, TEACHER}
+c.Authenticator.allow_all = False
+c.Authenticator.allow_existing_users = False  # the list is the truth: a name taken off it is out
+c.Authenticator.admin_users = set()  # see the teacher's role
+c.Authenticator.username_pattern = r"^[a-z0-9][a-z0-9._-]{0,39}$"  # hub.NAME: a name is a folder
+
+c.JupyterHub.load_roles = [
+    {
+        "name": "teacher",
+        "description": "The admin page: who is there and whose server runs; start and stop them.",
+        # No access:servers, tokens, admin:users or shares: no way into a learner's server.
+        "scopes": ["admin-ui", "list:users", "read:users", "servers"],
+        "users": [TEACHER],
+    },
+    {
+        "name": "idle-culler",
+        "description": "Stop learners' servers left idle.",
+        "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
+        "services": ["idle-culler"],
+    },
+]
+
+
+def _landing(handler):
+    """The teacher lands on the admin page; a learner (None) on their own server, started at once."""
+    user = handler.current_user
+    return "/hub/admin" if user is not None and user.name == TEACHER else None
+
+
+c.JupyterHub.default_url = _landing
+c.JupyterHub.shutdown_on_logout = True
+
+# -- Each learner's server ---------------------------------------------------------------------
+c.JupyterHub.spawner_class = "jupyterhub.spawner.SimpleLocalProcessSpawner"
+c.SimpleLocalProcessSpawner.home_dir_template = str(STATE / "learners" / "{username}")
+# singleuser/start.py: JupyterHub's single-user server, configured by singleuser/ (Voilà alone,
+# with calijack's lesson settings), with calijack's Voilà folders; this environment's Python.
+c.Spawner.cmd = [sys.executable, str(HERE / "singleuser" / "start.py")]
+c.Spawner.default_url = f"/voila/render/{SANDBOX}"
+c.Spawner.environment = {"CALIJACK_HUB_HOST_NAME": settings.host_name}  # for the Host check
+# The learner's folder holds no configuration that counts.
+c.Spawner.disable_user_config = True
+# Thirty servers starting at once on two cores take a while: slow is slow, not failed.
+c.Spawner.start_timeout = 180
+c.Spawner.http_timeout = 180
+
+_LESSONS = HERE.parents[1] / "notebooks"  # the repository's lessons
+
+
+def _copy_lessons(spawner):
+    """Give the learner a fresh copy of the lessons: what their server may write stays theirs."""
+    home = Path(spawner.home_dir)
+    home.mkdir(parents=True, exist_ok=True)
+    for lesson in _LESSONS.glob("*.ipynb"):
+        shutil.copyfile(lesson, home / lesson.name)
+
+
+c.Spawner.pre_spawn_hook = _copy_lessons
+
+# -- Idle servers ----------------------------------------------------------------------------------
+# The hub learns of a learner's activity from their server and from the proxy, every few minutes
+# by default: at least four times per idle timeout here, so that the culler, which decides on
+# what the hub knows, takes no learner still playing for idle.
+ACTIVITY_INTERVAL = max(1, min(300, settings.cull_timeout // 4))
+c.Spawner.environment["JUPYTERHUB_ACTIVITY_INTERVAL"] = str(ACTIVITY_INTERVAL)
+c.JupyterHub.last_activity_interval = ACTIVITY_INTERVAL
+c.JupyterHub.services = [
+    {
+        "name": "idle-culler",
+        "command": [sys.executable, "-m", "jupyterhub_idle_culler",
+                    f"--timeout={settings.cull_timeout}", f"--cull-every={settings.cull_every}"],
+    },
+]

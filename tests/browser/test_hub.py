@@ -1,0 +1,228 @@
+"""calijack's JupyterHub (``deploy/jupyterhub``, ``make hub``) holds a class: logins, a server per
+learner, the teacher's page, idle servers stopped, and nobody in anyone else's server.
+
+Each hub here is started the way ``make hub`` starts it (``deploy/jupyterhub/hub.py``), on
+127.0.0.1 and free ports, with a state folder of the test's own and test accounts that choose
+their password at the first login. The pages are guarded (``new_page``): a console error or a
+request off 127.0.0.1 fails the test, so each refusal a test expects is taken off by name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from calijack.serve import SANDBOX, stop_process_group
+from test_classroom import play_a_card, wait_for_sandbox, wait_until  # noqa: E402  (beside this file)
+
+REPO = Path(__file__).resolve().parents[2]
+HUB = REPO / "deploy" / "jupyterhub" / "hub.py"
+LEARNERS = [f"learner{i}" for i in range(1, 6)]
+TEACHER = "teacher"
+LESSON = f"voila/render/{SANDBOX}"
+INVALID = "Invalid username or password"
+NOT_YOURS = "You do not have permission to access Server at /user/{}/"
+
+
+@dataclasses.dataclass
+class Hub:
+    url: str  # ends with "/"
+    process: subprocess.Popen
+    state: Path
+    log_path: Path
+
+    def log_text(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def api(self, path: str) -> tuple[int, str]:
+        """GET the hub's ``path`` with no credentials: (status, body)."""
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=10) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(errors="replace")
+        except (urllib.error.URLError, OSError):
+            return 0, ""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_hub(folder: Path, names: list[str], *options: str, timeout: float = 90) -> Hub:
+    """``hub.py`` with ``names`` as learners, on 127.0.0.1 and a free port; returns when it answers."""
+    folder.mkdir(parents=True, exist_ok=True)
+    learners = folder / "learners.txt"
+    learners.write_text("# the test's class\n" + "\n".join(names) + "\n")
+    port = free_port()
+    log_path = folder / "hub.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, str(HUB), "--state", str(folder / "state"), "--learners", str(learners),
+             "--teacher", TEACHER, "--port", str(port), *options],
+            cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True)  # own group: stopping it stops the proxy and every server
+    hub = Hub(f"http://127.0.0.1:{port}/", process, folder / "state", log_path)
+    deadline = time.monotonic() + timeout
+    while hub.api("hub/api/")[0] != 200:
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop_process_group(process)
+            pytest.fail(f"the hub did not start:\n{hub.log_text()[-4000:]}", pytrace=False)
+        time.sleep(0.3)
+    return hub
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    """A hub with the five learners of the class, two more for the bad-input test, and frank,
+    who never logs in."""
+    started = start_hub(tmp_path_factory.mktemp("hub"), [*LEARNERS, "dave", "erin", "frank"])
+    yield started
+    stop_process_group(started.process, timeout=30)
+
+
+def password(name: str) -> str:
+    return f"{name}-{secrets.token_hex(4)}"
+
+
+def submit_login(page, hub: Hub, name: str, secret: str, next_url: str | None = None) -> int:
+    """Open the hub's login page (with ``next=`` if given), sign in; the status of the answer."""
+    query = "" if next_url is None else "?next=" + urllib.request.quote(next_url, safe="")
+    page.goto(hub.url + "hub/login" + query)
+    page.get_by_label("Username:").fill(name)
+    page.get_by_label("Password:").fill(secret)
+    with page.expect_response(lambda r: r.request.method == "POST" and "/hub/login" in r.url) as answer:
+        page.get_by_role("button", name="Sign in").click()
+    return answer.value.status
+
+
+def take_expected_errors(page_guard, status: int, where: str, count: int = 1) -> None:
+    """Chromium logs every response of status 400 or more: these ``count`` lines (a refusal the
+    test asked for, at a URL containing ``where``) and only they are taken off the guard."""
+    expected = [e for e in page_guard.console_errors if f"status of {status}" in e and where in e]
+    assert len(expected) == count, (status, where, page_guard.console_errors)
+    page_guard.console_errors[:] = [e for e in page_guard.console_errors if e not in expected]
+
+
+def whoami(page, hub: Hub) -> tuple[int, dict]:
+    """What the hub's API says of the page's signed-in user: (status, user model)."""
+    answer = page.request.get(hub.url + "hub/api/user")
+    return answer.status, (json.loads(answer.text()) if answer.status == 200 else {})
+
+
+def test_five_learners_at_once_each_in_their_own_sandbox(hub, new_page, page_guard):
+    pages = {name: new_page() for name in LEARNERS}
+    for name, page in pages.items():  # every login form filled, then all five sent at once
+        page.goto(hub.url)
+        page.get_by_label("Username:").fill(name)
+        page.get_by_label("Password:").fill(password(name))
+    for page in pages.values():
+        page.get_by_role("button", name="Sign in").click(no_wait_after=True)
+    for name, page in pages.items():
+        wait_for_sandbox(page, timeout=180_000)
+        assert page.url == hub.url + f"user/{name}/{LESSON}"
+    for page in pages.values():
+        play_a_card(page)
+        assert page.locator("#cj-lost").is_hidden()
+
+    # Another learner's server, running: the hub refuses, and shows nothing of it.
+    intruder = pages["learner1"]
+    answer = intruder.goto(hub.url + f"user/learner2/{LESSON}")
+    assert answer.status == 403
+    expect(intruder.locator("body")).to_contain_text(NOT_YOURS.format("learner2"))
+    assert intruder.locator(".cj-sandbox").count() == 0
+    take_expected_errors(page_guard, 403, "/hub/api/oauth2/authorize")
+    # A learner without a server: not even told whether it exists.
+    answer = intruder.goto(hub.url + f"user/frank/{LESSON}")
+    assert answer.status == 404 and intruder.locator(".cj-sandbox").count() == 0
+    take_expected_errors(page_guard, 404, "/hub/user/frank/")
+
+    # The teacher lands on the admin page, which lists the five with their servers running...
+    teacher = new_page()
+    assert submit_login(teacher, hub, TEACHER, password(TEACHER)) == 302
+    teacher.wait_for_url(hub.url + "hub/admin*")
+    for name in LEARNERS:
+        row = teacher.locator("tr", has=teacher.get_by_text(name, exact=True))
+        expect(row.get_by_role("button", name="Stop Server")).to_be_visible()
+    # ...but is not let into a learner's server either (not a JupyterHub admin, deliberately).
+    answer = teacher.goto(hub.url + f"user/learner3/{LESSON}")
+    assert answer.status == 403 and teacher.locator(".cj-sandbox").count() == 0
+    expect(teacher.locator("body")).to_contain_text(NOT_YOURS.format("learner3"))
+    take_expected_errors(page_guard, 403, "/hub/api/oauth2/authorize")
+
+
+def test_bad_logins_get_the_hubs_refusal_and_nobody_elses_server(hub, new_page, page_guard):
+    # dave signs in (the first login sets his password) and his server starts; no lesson is
+    # opened on it (the page leaves the spawn page), so the test spends no time rendering one.
+    dave, secret = new_page(), password("dave")
+    assert submit_login(dave, hub, "dave", secret) == 302
+    dave.wait_for_url("**/hub/spawn-pending/dave")
+    dave.goto("about:blank")
+    wait_until(lambda: whoami(dave, hub)[1].get("server") == "/user/dave/", 180, "dave's server did not start")
+
+    for name, wrong in (("dave", secret + "x"), ("mallory", "a-password")):  # wrong password, no such learner
+        page = new_page()
+        assert submit_login(page, hub, name, wrong) == 403
+        expect(page.locator("body")).to_contain_text(INVALID)
+        assert page.url.startswith(hub.url + "hub/login")
+        assert page.locator(".cj-sandbox").count() == 0
+        take_expected_errors(page_guard, 403, "/hub/login")
+        assert whoami(page, hub)[0] == 403, f"{name} got signed in"
+    assert not (hub.state / "learners" / "mallory").exists()
+
+    # A login link forged to land in dave's server: erin signs in, and the hub refuses her there.
+    erin, erins = new_page(), password("erin")
+    assert submit_login(erin, hub, "erin", erins, next_url=f"/user/dave/{LESSON}") == 302
+    erin.wait_for_url("**/hub/api/oauth2/authorize*")
+    expect(erin.locator("body")).to_contain_text(NOT_YOURS.format("dave"))
+    assert erin.locator(".cj-sandbox").count() == 0
+    take_expected_errors(page_guard, 403, "/hub/api/oauth2/authorize")
+    # One forged to lead off this machine: the hub drops it and sends erin to her own server
+    # (a request leaving 127.0.0.1 would fail the test through the guard).
+    erin.goto(hub.url + "hub/logout")
+    assert submit_login(erin, hub, "erin", erins, next_url="https://evil.example/") == 302
+    erin.wait_for_url("**/hub/spawn-pending/erin")
+    assert whoami(erin, hub)[1]["name"] == "erin"
+
+
+def test_the_culler_stops_an_idle_learners_server(tmp_path, new_page, page_guard):
+    timeout = 12  # seconds idle; the hub hears of activity every timeout // 4 seconds
+    hub = start_hub(tmp_path, ["gina"], f"--cull-timeout={timeout}", "--cull-every=2")
+    try:
+        page = new_page()
+        assert submit_login(page, hub, "gina", password("gina")) == 302
+        wait_for_sandbox(page, timeout=180_000)
+        kernel = json.loads(page.locator("#jupyter-config-data").text_content())["kernelId"]
+        play_a_card(page)
+        last_move = time.monotonic()
+        assert whoami(page, hub)[1]["server"] == "/user/gina/"
+        # Nothing more from gina: the culler stops her server, and her page says so.
+        wait_until(lambda: whoami(page, hub)[1]["server"] is None, 90,
+                   "the culler did not stop the idle server")
+        idle = time.monotonic() - last_move
+        assert idle >= timeout - timeout // 4, f"stopped after {idle:.0f} s idle: not for being idle"
+        assert "Culling server gina" in hub.log_text()
+        expect(page.locator("#cj-lost")).to_be_visible(timeout=30_000)
+        # The server went away under the page: Chromium logs the failed reconnection and the
+        # hub's answers for the kernel it no longer has; those, and only those, are expected.
+        page_guard.console_errors[:] = [e for e in page_guard.console_errors
+                                        if f"/user/gina/api/kernels/{kernel}" not in e]
+        assert page.evaluate("document.body.dataset.cjConnection") == "gone"
+    finally:
+        stop_process_group(hub.process, timeout=30)
