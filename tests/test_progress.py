@@ -319,7 +319,8 @@ def test_each_puzzle_has_a_hint_and_carries_its_number_for_the_store():
     for puzzle, item in zip(puzzles, box.questions):
         assert f"cj-puzzle-n-{puzzle.number}" in item._dom_classes
         hint = item.hint
-        assert HINT_CLASS in hint._dom_classes and hint in item.children
+        assert HINT_CLASS in hint._dom_classes
+        assert item.children.index(hint) == item.children.index(item.control) + 1   # under the cards
         assert "cj-quiz-control" not in hint.control._dom_classes and hint.control.index is None
         said = PUZZLE_HINTS[theme(puzzle.state, item.rating, puzzle.answer)]
         assert said in hint.stack.children[0].value

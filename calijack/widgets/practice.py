@@ -9,7 +9,8 @@ of every card's value. The table pictures of a set share one :class:`~.demo_base
 Under the card buttons a **Hint** button shows one sentence on what the puzzle turns on
 (static too: a one-button chooser over the hint). Each question carries the class
 ``cj-puzzle-n-N`` (its puzzle number), by which the progress store (``progress.js``) keeps
-its stars: 3 for the first try with no hint, 2 for a second try or a hint, 1 for later.
+its stars: 3 for the first try with no hint, 2 for a second try or a hint, 1 for later (and
+after opening the written-out Answer).
 
 :func:`practice_stages` shows the sets one stage at a time (a button per stage over a
 ``Stack``): a page then holds one stage's card tables, not every puzzle's, which is what keeps
@@ -91,7 +92,8 @@ def puzzle_question(puzzle: Puzzle, rating: Rating | None = None, sheet: Sheet |
     item = question(prompt, answers, picture=picture, tooltips=[c.name for c in cards])
     item.hint = hint_box(puzzle_hint(theme(state, rating, puzzle.answer)))
     # The hint sits between the card buttons and the answer's frames.
-    item.children = item.children[:-1] + (item.hint, item.children[-1])
+    at = item.children.index(item.control) + 1
+    item.children = item.children[:at] + (item.hint,) + item.children[at:]
     item.add_class("cj-puzzle")
     item.add_class(f"cj-puzzle-n-{puzzle.number}")
     item.puzzle, item.rating = puzzle, rating

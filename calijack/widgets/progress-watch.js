@@ -113,6 +113,22 @@
       showMarks(doc, page);
     });
     var queued = false;
+    // The written-out answer opened before the question is answered: a quick check is then not
+    // right at the first try, and a puzzle solved after it earns 1 star. ("toggle" does not
+    // bubble: it is caught on its way down.)
+    doc.addEventListener("toggle", function (event) {
+      var box = event.target;
+      var question = box && box.open && box.matches && box.matches(".cj-quiz-answer") && box.closest(QUESTION);
+      if (!question) return;
+      var number = puzzleNumber(question);
+      if (number !== null) {
+        if (!solved[number]) api.puzzleReveal(number);
+      } else {
+        var id = checkId(doc, page, question);
+        if (id && !api.read().checks[id]) api.answerCheck(id, false);
+      }
+      showMarks(doc, page);
+    }, true);
     var refresh = function () { // once per frame at most, after the change that asked for it
       if (queued) return;
       queued = true;

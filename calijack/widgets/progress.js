@@ -16,7 +16,7 @@
 // progress of this visit in memory. Nothing here logs to the console or throws to its caller.
 //
 // API (window.calijackProgress): status(), read(), answerCheck(id, right), puzzleHint(n),
-// puzzlePick(n, right), saveGame(game), finishDeal(entry, game), reset(section), resetAll(),
+// puzzleReveal(n), puzzlePick(n, right), saveGame(game), finishDeal(entry, game), reset(section), resetAll(),
 // exportText(), rawText(), parse(text), replace(doc), say(key, fields), starsWords(n),
 // reviewRequest(), check(value, schema). A change fires the window event "calijack-progress"
 // (also when another tab of the same site changed the document). The book's pages add the
@@ -313,6 +313,14 @@
         var key = String(number);
         doc.puzzles[key] = doc.puzzles[key] || { best: 0, tries: 0, hint: false };
         doc.puzzles[key].hint = true;
+      });
+    },
+    // The written-out answer of puzzle `number` was opened: solved after that earns 1 star.
+    puzzleReveal: function (number) {
+      return update("puzzles", function (doc) {
+        var key = String(number);
+        var entry = doc.puzzles[key] = doc.puzzles[key] || { best: 0, tries: 0, hint: false };
+        entry.tries = Math.max(entry.tries, 2);
       });
     },
     // A pick in puzzle `number`: the stars it earns (0 while not solved). 3 stars for the first

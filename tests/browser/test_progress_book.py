@@ -161,7 +161,7 @@ def puzzle_answer(number: int) -> int:
 def test_a_quick_check_answered_is_remembered_and_counted(page, page_checks, book_site, page_guard):
     open_book_page(page, book_site, CHECKS_PAGE)
     page_checks.wait_for_widgets(page)
-    rights = right_answers(page, page_checks, 2)
+    rights = right_answers(page, page_checks, 3)
     questions = page.locator(".cj-quiz .cj-quiz-question")
     first, second = questions.nth(0), questions.nth(1)
     buttons = first.locator(".cj-quiz-control button")
@@ -169,16 +169,21 @@ def test_a_quick_check_answered_is_remembered_and_counted(page, page_checks, boo
     buttons.nth(rights[0]).click()
     second.locator(".cj-quiz-control button").nth(rights[1]).click()
     expect(second.locator(".cj-progress-mark")).to_have_text(progress.TEXTS["check_first"])
+    third = questions.nth(2)
+    third.locator("details.cj-quiz-answer summary").click()          # the answer read first
+    third.locator(".cj-quiz-control button").nth(rights[2]).click()
+    expect(third.locator(".cj-progress-mark")).to_have_text(progress.TEXTS["check_later"])
     assert kept(page)["checks"] == {"book/03_legal_play#1": {"first": False, "solved": True},
-                                    "book/03_legal_play#2": {"first": True, "solved": True}}
+                                    "book/03_legal_play#2": {"first": True, "solved": True},
+                                    "book/03_legal_play#3": {"first": False, "solved": True}}
     page.reload(wait_until="load")
     page_checks.wait_for_widgets(page)
     expect(questions.nth(0).locator(".cj-progress-mark")).to_have_text(progress.TEXTS["check_later"])
     expect(questions.nth(1).locator(".cj-progress-mark")).to_have_text(progress.TEXTS["check_first"])
-    assert questions.nth(2).locator(".cj-progress-mark").count() == 0
+    assert questions.nth(3).locator(".cj-progress-mark").count() == 0
     open_progress(page, book_site)
     row = page.locator('.cj-progress-section[data-section="checks"] li[data-page="book/03_legal_play"]')
-    expect(row).to_contain_text("2 of 4 answered, 1 right at the first try")
+    expect(row).to_contain_text("3 of 4 answered, 1 right at the first try")
     page_guard.assert_clean("after answering quick checks")
 
 
@@ -210,18 +215,20 @@ def test_a_puzzle_solved_with_a_hint_gets_2_stars_and_without_3(page, page_check
     pick(3, True)
     pick(3, True)                                        # after the answer: counts no more
     pick(4, False)                                       # a wrong pick: not solved yet
+    puzzle(5).locator("details.cj-quiz-answer summary").click()   # the answer read first
+    pick(5, True)
     expect(puzzle(1).locator(".cj-progress-mark")).to_have_text("Your best so far: 2 stars of 3.")
     expect(puzzle(2).locator(".cj-progress-mark")).to_have_text("Your best so far: 3 stars of 3.")
     expect(puzzle(3).locator(".cj-progress-mark")).to_have_text("Your best so far: 1 star of 3.")
     stored = kept(page)["puzzles"]
-    assert {n: stored[n]["best"] for n in stored} == {"1": 2, "2": 3, "3": 1, "4": 0}
+    assert {n: stored[n]["best"] for n in stored} == {"1": 2, "2": 3, "3": 1, "4": 0, "5": 1}
     assert stored["4"]["tries"] == 1
     open_progress(page, book_site)
     stars = page.locator(".cj-progress-stars li[data-puzzle] .cj-stars")
     assert stars.count() == len(progress_puzzles())
     got = {page.locator(".cj-progress-stars li").nth(k).get_attribute("data-puzzle"): stars.nth(k).get_attribute("data-stars")
-           for k in range(4)}
-    assert got == {"1": "2", "2": "3", "3": "1", "4": "0"}
+           for k in range(5)}
+    assert got == {"1": "2", "2": "3", "3": "1", "4": "0", "5": "1"}
     expect(page.locator('.cj-progress-section[data-section="puzzles"]')).to_contain_text("3 of")
     page_guard.assert_clean("after solving puzzles")
 
