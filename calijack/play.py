@@ -269,12 +269,17 @@ class Session:
         """:meth:`record` as compact JSON text."""
         return records.dumps(self.record(kind))
 
-    def load(self, record: str | bytes | Mapping) -> "Session":
+    def load(self, record: str | bytes | Mapping, seed: int | None = None) -> "Session":
         """Replace the game by a record's (JSON text or object), positioned after its last play.
 
         A bad record raises :class:`SessionError` saying what is wrong and changes nothing.
         The computer does not move by itself: call :meth:`advance` if it is its turn.
+        ``seed`` is the match's seed when the record is this sandbox's own game, saved and now
+        continued: the computer then answers, and the match's next deals are dealt, exactly as
+        if the game had never stopped. Without it the seed comes from the record's text.
         """
+        if seed is not None:
+            seed = _check_seed(seed)
         try:
             read = (records.loads(record) if isinstance(record, (str, bytes, bytearray))
                     else records.read_record(record))
@@ -289,7 +294,8 @@ class Session:
         for state in states[:-1]:
             base = base.add(state.result())
         text = record if isinstance(record, (str, bytes, bytearray)) else json.dumps(record, sort_keys=True, default=str)
-        self._seed = zlib.crc32(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
+        self._seed = seed if seed is not None else zlib.crc32(
+            text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
         self._done, self._base, self._state = tuple(states[:-1]), base, states[-1]
         self._pending = rules
         return self

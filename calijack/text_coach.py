@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["amount", "signed", "review_comment", "review_summary", "review_lines", "reviewing", "review_ready",
            "value_line", "why_match",
-           "puzzle_prompt", "puzzle_title", "puzzle_feedback", "STAGES", "STAGE_TITLES"]
+           "puzzle_prompt", "puzzle_title", "puzzle_feedback", "puzzle_hint", "STAGES", "STAGE_TITLES"]
 
 STAGES = {
     "opening": "Early in the deal the winner of each trick draws the exposed card. Is it worth "
@@ -210,6 +210,18 @@ def puzzle_title(stage: str, best: Card, rating: "Rating", trump) -> str:
     if top is not None and (top.suit == trump or top.value >= 4):
         return f"What is {card_words(top, trump)} worth to you?"
     return "Find the card that counts."
+
+
+PUZZLE_HINTS = {
+    "fight": "the best card wins this trick.",
+    "let_go": "the best card lets this trick go.",
+    "count": "whichever card you play, the trick goes the same way: think about which card you keep.",
+}
+
+
+def puzzle_hint(theme: str) -> str:
+    """A puzzle's hint, from what it turns on (:func:`calijack.puzzles.theme`), without naming the card."""
+    return "Hint: " + PUZZLE_HINTS[theme]
 
 
 def puzzle_feedback(picked: Card, best: Card, rating: "Rating", trump, players: int = 2) -> tuple[bool, str]:

@@ -20,7 +20,8 @@ BOOK = Path(__file__).resolve().parent.parent / "book"
 RULE_CHAPTERS = ["01_aim", "02_deal", "03_legal_play", "04_drawing", "05_scoring",
                  "06_ending", "07_worked_example", "08_context_variants"]
 REFERENCE = ["sources", "rules_reference", "records"]
-NOTEBOOK_PAGES = ["intro"] + RULE_CHAPTERS + ["practice", "strategy", "variants", "faq", "rules_reference", "records"]
+NOTEBOOK_PAGES = ["intro"] + RULE_CHAPTERS + ["practice", "progress", "strategy", "variants", "faq", "rules_reference",
+                                              "records"]
 ALL_PAGES = NOTEBOOK_PAGES + ["lessons", "glossary", "sources"]
 NOTEBOOKS = sorted((BOOK.parent / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 # Tags that keep a code cell out of the reader's way: folded behind "Show code", or not shown.

@@ -6,6 +6,12 @@ by ``jslink``), so it answers in the static book, in Jupyter and in Voilà alike
 legal card; each frame says whether that card is the answer, the coach's sentence, and a table
 of every card's value. The table pictures of a set share one :class:`~.demo_base.Sheet`.
 
+Under the card buttons a **Hint** button shows one sentence on what the puzzle turns on
+(static too: a one-button chooser over the hint). Each question carries the class
+``cj-puzzle-n-N`` (its puzzle number), by which the progress store (``progress.js``) keeps
+its stars: 3 for the first try with no hint, 2 for a second try or a hint, 1 for later (and
+after opening the written-out Answer).
+
 :func:`practice_stages` shows the sets one stage at a time (a button per stage over a
 ``Stack``): a page then holds one stage's card tables, not every puzzle's, which is what keeps
 the Practice pages quick on a phone; a ``Stack`` draws only the stage chosen.
@@ -20,18 +26,20 @@ import ipywidgets as widgets
 
 from .. import render
 from ..cards import parse_card
-from ..puzzles import Puzzle
+from ..puzzles import Puzzle, theme
 from ..review import Rating
 from ..text import seat_names
-from ..text_coach import STAGE_TITLES, STAGES, puzzle_feedback, puzzle_prompt, puzzle_title, signed
+from ..text_coach import STAGE_TITLES, STAGES, puzzle_feedback, puzzle_hint, puzzle_prompt, puzzle_title, signed
 from .demo_base import SHEET_CLASS, Sheet
 from .quiz import Answer, question, quick_checks
+from .static import CONTROL_CLASS, DEMO_CLASS, chooser
 
-__all__ = ["puzzle_question", "practice_set", "practice_stages", "values_table", "PRACTICE_CLASS",
-           "STAGES_CLASS"]
+__all__ = ["puzzle_question", "practice_set", "practice_stages", "values_table", "hint_box", "PRACTICE_CLASS",
+           "STAGES_CLASS", "HINT_CLASS"]
 
 PRACTICE_CLASS = "cj-practice"
 STAGES_CLASS = "cj-practice-stages"
+HINT_CLASS = "cj-puzzle-hint"
 
 
 def values_table(rating: Rating, picked, best) -> str:
@@ -46,6 +54,18 @@ def values_table(rating: Rating, picked, best) -> str:
     return (f'<table class="cj-puzzle-values"><caption>Every card\'s value in match points '
             f"({html.escape(how)})</caption><thead><tr><th scope=\"col\">Card</th><th scope=\"col\">Value</th>"
             f'<th scope="col">Note</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
+
+
+def hint_box(text: str):
+    """A "Hint" button over the hint's sentence (nothing shown until it is pressed)."""
+    box = chooser([f'<p class="cj-puzzle-hint-text">{html.escape(text)}</p>'], ["Hint"])
+    box.control.index = None
+    box.stack.selected_index = None
+    box.control.tooltips = ("Show a hint (the puzzle then earns at most 2 stars)",)
+    box.remove_class(DEMO_CLASS)
+    box.control.remove_class(CONTROL_CLASS)
+    box.add_class(HINT_CLASS)
+    return box
 
 
 def puzzle_question(puzzle: Puzzle, rating: Rating | None = None, sheet: Sheet | None = None):
@@ -70,7 +90,12 @@ def puzzle_question(puzzle: Puzzle, rating: Rating | None = None, sheet: Sheet |
         right, why = puzzle_feedback(card, best, rating, state.trump, state.players)
         answers.append(Answer(str(card), right, why, extra=values_table(rating, card, best)))
     item = question(prompt, answers, picture=picture, tooltips=[c.name for c in cards])
+    item.hint = hint_box(puzzle_hint(theme(state, rating, puzzle.answer)))
+    # The hint sits between the card buttons and the answer's frames.
+    at = item.children.index(item.control) + 1
+    item.children = item.children[:at] + (item.hint,) + item.children[at:]
     item.add_class("cj-puzzle")
+    item.add_class(f"cj-puzzle-n-{puzzle.number}")
     item.puzzle, item.rating = puzzle, rating
     return item
 

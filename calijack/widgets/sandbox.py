@@ -8,6 +8,12 @@ The table is one :class:`~calijack.widgets.table.CardTable` (an anywidget): the 
 card faces on it are what they click, tap or key, and Hint, Undo and Next deal sit just under
 the hand. The settings, rule options and records are ordinary ipywidgets beside it. The
 whole sandbox is about 90 widget models (it was 314), so a classroom's kernels start fast.
+
+The game is kept in the browser's progress store (:mod:`calijack.progress`) after every play,
+through the card table: the page tells the sandbox once what the store holds, and a saved
+unfinished game is offered back (**Continue your game**, or **New deal**) after Python has
+checked it, record and all. Finished deals go to the store's past deals and totals; a past
+deal asked for by the progress page (``?review=ID``) opens with its review.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ from ..players import LEVELS
 from ..rules import OPTIONS
 from ..state import IllegalPlay, State
 from ..text_coach import review_ready, reviewing
+from ..text_progress import say as progress_words
+from .sandbox_progress import KeepsProgress
 from .review import ReviewBoard
 from .table import CardTable
 
@@ -64,7 +72,7 @@ def rules_words(rules) -> str:
     return "; ".join(f"{OPTIONS[name].label}: {OPTIONS[name].choice(value)}" for name, value in changed.items())
 
 
-class Sandbox(widgets.VBox):
+class Sandbox(KeepsProgress, widgets.VBox):
     """Play deals of a match against the computer: legal cards highlighted, hints, undo, records.
 
     ``Sandbox(seed=7)`` as a notebook's last expression is the whole lesson. Parts, for tests
@@ -91,7 +99,17 @@ class Sandbox(widgets.VBox):
         self._hinted: Card | None = None
         self._note: str | None = None  # the table's line on what just happened
         self._replay_quiet = False
-        self.table = CardTable(on_action=self._on_action, on_bad=lambda text: self._say(text, "cj-error"))
+        # The progress store: nothing is saved until the page has said what it holds (a saved
+        # game is offered first); then this game is saved under ``_game_id`` (None: not saved,
+        # e.g. a past deal opened for review).
+        self._store_ready = False
+        self._game_id: str | None = None
+        self._offered = None  # a saved game offered back (progress.SavedGame), until chosen
+        self._finished_now = False
+        self._kept_text: str | None = None
+        self.table = CardTable(on_action=self._on_action, on_bad=lambda text: self._say(text, "cj-error"),
+                               on_stored=lambda game, review: self._guard(self._on_stored, game, review,
+                                                                          when_busy="allow"))
         self.table.add_class("cj-table-view")
         self._build_settings()
         self._build_end()
@@ -186,11 +204,14 @@ class Sandbox(widgets.VBox):
         self.table.press(action)
 
     def _on_action(self, action: str, card: str | None) -> None:
+        if self._offered is not None and action not in ("continue", "fresh"):
+            self._say(progress_words("offer_pending"), "cj-info")
+            return
         if action == "play":
             self._guard(self._on_card, card, when_busy="ignore")
         else:
             handler = {"hint": self._on_hint, "undo": self._on_undo, "next": self._on_next_deal,
-                       "review": self._on_review}[action]
+                       "review": self._on_review, "continue": self._on_continue, "fresh": self._on_fresh}[action]
             self._guard(handler)
 
     def _guard(self, action, *args, when_busy: str = "refuse") -> None:
@@ -205,6 +226,7 @@ class Sandbox(widgets.VBox):
             return
         try:
             action(*args)
+            self._keep()
         except (SessionError, IllegalPlay) as error:
             self._say(str(error), "cj-error")
         except Exception as error:  # noqa: BLE001 - a learner must never see a traceback
@@ -224,15 +246,19 @@ class Sandbox(widgets.VBox):
                 self._say(f"{error.card} cannot be played. {error}", "cj-reason", announce=True)
             return
         self._hinted = None
+        self._finished_now = session.finished
         self._show(steps)
 
     def _on_new_deal(self) -> None:
         self._hinted = None
         self._show(self.session.new_deal(self.seed_input.value))
+        self._new_game()
 
     def _on_next_deal(self) -> None:
         self._hinted = None
         self._show(self.session.next_deal())
+        if self._game_id is None:  # on from a past deal opened for review: a game of its own
+            self._new_game()
 
     def _on_hint(self) -> None:
         hint = self.session.hint()
@@ -260,6 +286,8 @@ class Sandbox(widgets.VBox):
         return f'<p class="cj-small">{html.escape(level.about)}</p>' if level else ""
 
     def _on_opponent(self, name: str) -> None:
+        if name == self.session.opponent:  # set from a saved game: nothing to say
+            return
         self.session.set_opponent(name)
         self.opponent_about.value = self._about(name)
         label = LEVELS[name].label if name in LEVELS else name
@@ -282,6 +310,7 @@ class Sandbox(widgets.VBox):
 
     def _on_load(self) -> None:
         self.session.load(self.record_text.value)
+        self._new_game()
         self._hinted = None
         self._sync_rule_controls()
         if not self.session.finished and not self.session.your_turn:

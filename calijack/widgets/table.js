@@ -4,9 +4,15 @@
 // HTML, sends back which card or action was chosen, and keeps the keyboard where it was.
 //
 // Traits: table_html, message_html, sheet_html (HTML strings), actions ({hint, undo, next, review}:
-// which buttons are offered), busy, status (markers for tests). Messages in: {announce: text}
-// (read out by the polite live region). Messages out: {action: "play", card: "JH"} and
-// {action: "hint" | "undo" | "next" | "review"}.
+// which buttons are offered), busy, status (markers for tests), offer ({text, yes, no}: a choice
+// shown in place of the table, "Continue your game" or "New deal"). Messages in: {announce: text}
+// (read out by the polite live region), {store: '{"store": "game" | "finished", …}'} (JSON text:
+// kept in the progress store). Messages out: {action: "play", card: "JH"}, {action: "hint" | "undo" | "next" | "review" |
+// "continue" | "fresh"}, and once, {action: "stored", json: '{"game": …, "review": …}'}: what the
+// store holds.
+//
+// The progress store (globalThis.calijackProgress, calijack/widgets/progress.js) is prepended to
+// this module by calijack/widgets/table.py: the same store as the book's pages.
 
 const ACTIONS = [
   ["hint", "Hint", "cj-hint"],
@@ -44,7 +50,30 @@ function render({ model, el }) {
   const status = document.createElement("span");
   status.className = "cj-status";
   status.hidden = true;
-  el.replaceChildren(felt, region, sheet, status);
+  // The choice offered when a saved game is found, in place of the table.
+  const offer = document.createElement("div");
+  offer.className = "cj-offer";
+  offer.setAttribute("role", "group");
+  offer.hidden = true;
+  const offerText = document.createElement("p");
+  const offerButtons = document.createElement("div");
+  offerButtons.className = "cj-offer-buttons";
+  const makeChoice = (action, cls) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `cj-action ${cls}`;
+    button.addEventListener("click", () => model.send({ action }));
+    offerButtons.append(button);
+    return button;
+  };
+  const keepGoing = makeChoice("continue", "cj-continue cj-primary");
+  const fresh = makeChoice("fresh", "cj-fresh");
+  offer.append(offerText, offerButtons);
+  // The one-line note when progress cannot be kept (storage blocked or full, or unreadable).
+  const note = document.createElement("p");
+  note.className = "cj-progress-note";
+  note.setAttribute("role", "status");
+  el.replaceChildren(offer, felt, region, sheet, note, status);
 
   let rover = null; // the card code that holds the hand's one tab stop
   let drawn = { table: null, sheet: "" };
@@ -91,6 +120,18 @@ function render({ model, el }) {
       buttons[action].disabled = !offered;
     }
     el.classList.toggle("cj-busy", !!model.get("busy"));
+    const choice = model.get("offer") || {};
+    const offered = !!choice.text;
+    if (offered !== !offer.hidden || offerText.textContent !== (choice.text || "")) {
+      offerText.textContent = choice.text || "";
+      keepGoing.textContent = choice.yes || "";
+      fresh.textContent = choice.no || "";
+      offer.setAttribute("aria-label", choice.yes || "");
+      offer.hidden = !offered;
+      felt.hidden = offered;
+      const idle = !document.activeElement || document.activeElement === document.body;
+      if (offered && idle) keepGoing.focus({ preventScroll: true });
+    }
     const sheetHtml = model.get("sheet_html");
     if (sheetHtml !== drawn.sheet) {
       const arriving = sheetHtml && !drawn.sheet;
@@ -117,7 +158,7 @@ function render({ model, el }) {
     queued = true;
     queueMicrotask(() => { queued = false; show(); });
   };
-  const traits = ["table_html", "message_html", "sheet_html", "actions", "busy", "status"];
+  const traits = ["table_html", "message_html", "sheet_html", "actions", "busy", "status", "offer"];
   for (const name of traits) model.on(`change:${name}`, schedule);
 
   felt.addEventListener("click", (event) => {
@@ -141,7 +182,22 @@ function render({ model, el }) {
     next.focus();
   });
 
+  const store = globalThis.calijackProgress;
+  const showNote = () => {
+    note.textContent = store ? store.status().note : "";
+    note.hidden = !note.textContent;
+  };
+  const keep = (text) => {
+    if (!store) return;
+    let content;
+    try { content = JSON.parse(text); } catch (e) { return; }
+    if (content.store === "game") store.saveGame(content.game || null);
+    else if (content.store === "finished" && content.entry) store.finishDeal(content.entry, content.game || null);
+    showNote();
+  };
+
   const onMessage = (content) => {
+    if (content && typeof content.store === "string") keep(content.store);
     if (content && typeof content.announce === "string") {
       // Emptied first, so the same sentence twice is read twice.
       region.textContent = "";
@@ -151,6 +207,18 @@ function render({ model, el }) {
   model.on("msg:custom", onMessage);
 
   show();
+  // Tell Python what the store holds: the unfinished game, and a deal the page was asked to
+  // review (?review=ID). Python checks both before using them.
+  if (store) {
+    const kept = store.read();
+    const wanted = store.reviewRequest();
+    const review = wanted === null ? null
+      : kept.deals.find((deal) => deal.id === wanted) || { missing: String(wanted).slice(0, 80) };
+    // As JSON text: every kernel reads text alike (Pyodide's gives JavaScript's null as its own
+    // object, not None).
+    model.send({ action: "stored", json: JSON.stringify({ game: kept.game, review }) });
+    showNote();
+  }
   return () => {
     for (const name of traits) model.off(`change:${name}`, schedule);
     model.off("msg:custom", onMessage);

@@ -1,0 +1,198 @@
+// calijack: a page's quick checks and puzzles, remembered in the progress store.
+//
+// Runs after the store's script (progress.js, window.calijackProgress), with it in the book's
+// _static/calijack-progress.js (calijack.progress.page_script(), book/_ext/calijack_progress.py).
+// Every quick check and puzzle is a row of answer buttons over precomputed feedback frames
+// (calijack/widgets/quiz.py); a click is read from the page itself, so this works in the static
+// book (no Python) and in the live lesson's frame alike. A lesson page asked to review a past
+// deal (?review=ID, from the progress page) starts "Play live" by itself.
+(function (root) {
+  "use strict";
+  var api = root.calijackProgress;
+  if (!api || api.watch) return;
+  var say = api.say;
+  var starsWords = api.starsWords;
+  var QUESTION = ".cj-quiz-question";
+
+  function puzzleNumber(question) {
+    var found = /(?:^|\s)cj-puzzle-n-(\d+)(?:\s|$)/.exec(question.className);
+    return found ? Number(found[1]) : null;
+  }
+
+  function checkId(doc, page, question) {
+    var all = Array.prototype.filter.call(doc.querySelectorAll(QUESTION), function (q) { return puzzleNumber(q) === null; });
+    var n = all.indexOf(question) + 1;
+    return n > 0 && page ? page + "#" + n : null;
+  }
+
+  function mark(question, text) {
+    var line = question.querySelector(":scope > .cj-progress-mark");
+    if (!text) { if (line) line.remove(); return; }
+    if (!line) {
+      line = question.ownerDocument.createElement("p");
+      line.className = "cj-progress-mark";
+      question.appendChild(line);
+    }
+    if (line.textContent !== text) line.textContent = text;
+  }
+
+  function showMarks(doc, page) {
+    var kept = api.read();
+    doc.querySelectorAll(QUESTION).forEach(function (question) {
+      var number = puzzleNumber(question);
+      if (number !== null) {
+        var p = kept.puzzles[String(number)];
+        mark(question, p && p.best ? say("puzzle_best", { stars: starsWords(p.best) }) : "");
+        return;
+      }
+      var id = checkId(doc, page, question);
+      var c = id && kept.checks[id];
+      mark(question, c ? say(c.first ? "check_first" : "check_later", {}) : "");
+    });
+    var note = api.status().note;
+    doc.querySelectorAll(".cj-quiz").forEach(function (quiz) {
+      var line = quiz.querySelector(":scope > .cj-progress-note");
+      if (!note) { if (line) line.remove(); return; }
+      if (!line) {
+        line = doc.createElement("p");
+        line.className = "cj-progress-note";
+        line.setAttribute("role", "status");
+        quiz.insertBefore(line, quiz.firstChild);
+      }
+      line.textContent = note;
+    });
+  }
+
+  // The answer's feedback (right or not) once its frame is drawn: a Stack draws only the frame
+  // chosen, a moment after the click.
+  function whenShown(question, index, then) {
+    var selector = '.cj-frame[data-frame="' + index + '"] .cj-quiz-feedback';
+    var found = function () {
+      var feedback = question.querySelector(selector);
+      if (feedback) then(feedback.getAttribute("data-right") === "true");
+      return !!feedback;
+    };
+    if (found()) return;
+    var watcher = new root.MutationObserver(function () { if (found()) stop(); });
+    var timer = setTimeout(function () { stop(); }, 10000);
+    var stop = function () { watcher.disconnect(); clearTimeout(timer); };
+    watcher.observe(question, { childList: true, subtree: true });
+  }
+
+  // Watch the quick checks and puzzles of `doc` (a page, or the live frame's document).
+  function watch(doc, page) {
+    if (doc.cjProgressWatched) return;
+    doc.cjProgressWatched = true;
+    var solved = {}; // puzzles solved in this visit: picks after the answer count no more
+    doc.addEventListener("click", function (event) {
+      var target = event.target;
+      var button = target && target.closest && target.closest("button");
+      var question = button && button.closest(QUESTION);
+      if (!question || button.closest(".cj-demo-placeholder")) return;
+      var number = puzzleNumber(question);
+      if (button.closest(".cj-puzzle-hint")) {
+        if (number !== null && !solved[number]) api.puzzleHint(number);
+      } else if (button.closest(".cj-quiz-control")) {
+        var buttons = Array.prototype.slice.call(button.closest(".cj-quiz-control").querySelectorAll("button"));
+        var index = buttons.indexOf(button);
+        var id = number === null ? checkId(doc, page, question) : null;
+        whenShown(question, index, function (right) {
+          if (number !== null) {
+            if (solved[number]) return;
+            if (right) solved[number] = true;
+            api.puzzlePick(number, right);
+          } else if (id) {
+            api.answerCheck(id, right);
+          }
+          showMarks(doc, page);
+        });
+        return;
+      } else {
+        return;
+      }
+      showMarks(doc, page);
+    });
+    var queued = false;
+    // The written-out answer opened before the question is answered: a quick check is then not
+    // right at the first try, and a puzzle solved after it earns 1 star. ("toggle" does not
+    // bubble: it is caught on its way down.)
+    doc.addEventListener("toggle", function (event) {
+      var box = event.target;
+      var question = box && box.open && box.matches && box.matches(".cj-quiz-answer") && box.closest(QUESTION);
+      if (!question) return;
+      var number = puzzleNumber(question);
+      if (number !== null) {
+        if (!solved[number]) api.puzzleReveal(number);
+      } else {
+        var id = checkId(doc, page, question);
+        if (id && !api.read().checks[id]) api.answerCheck(id, false);
+      }
+      showMarks(doc, page);
+    }, true);
+    var refresh = function () { // once per frame at most, after the change that asked for it
+      if (queued) return;
+      queued = true;
+      (doc.defaultView || root).requestAnimationFrame(function () { queued = false; showMarks(doc, page); });
+    };
+    doc.addEventListener("cj-widgets-rendered", refresh);
+    root.addEventListener("calijack-progress", refresh);
+    new root.MutationObserver(function (changes) {
+      // A quiz drawn after the page (the widget code comes late, or Python draws it).
+      for (var k = 0; k < changes.length; k++) {
+        for (var j = 0; j < changes[k].addedNodes.length; j++) {
+          var node = changes[k].addedNodes[j];
+          if (node.querySelector && (node.matches(".cj-quiz, " + QUESTION) || node.querySelector(".cj-quiz"))) {
+            refresh();
+            return;
+          }
+        }
+      }
+    }).observe(doc.body, { childList: true, subtree: true });
+    refresh();
+  }
+  api.watch = watch;
+
+  // On a page of the book (the script tag's data-cj-page names it): its quizzes, the live
+  // frame's once "Play live" opens it, and a deal to review (?review=ID) starts "Play live".
+  function watchPage(script) {
+    var page = script.getAttribute("data-cj-page") || "";
+    // The live frame ("Play live") is of this site: its puzzles are watched like the page's.
+    var watchFrame = function (frame) {
+      if (frame.cjProgressFrame) return;
+      frame.cjProgressFrame = true;
+      frame.addEventListener("load", function () {
+        try {
+          var inner = frame.contentDocument;
+          if (inner && inner.body && inner.URL.indexOf("/repl/") >= 0) watch(inner, "");
+        } catch (e) { /* not of this site */ }
+      });
+    };
+    var start = function () {
+      watch(document, page);
+      var lesson = document.querySelector("script[data-lesson]");
+      if (lesson) {
+        new root.MutationObserver(function () {
+          document.querySelectorAll("iframe.cj-live-frame").forEach(watchFrame);
+        }).observe(document.body, { childList: true, subtree: true });
+      }
+      if (lesson && api.reviewRequest()) {
+        var waited = 0;
+        var press = function () {
+          var button = document.querySelector(".cj-live-button");
+          if (button && !button.disabled) {
+            var status = document.querySelector(".cj-live-status");
+            if (status) status.textContent = say("review_starting", {});
+            button.click();
+          } else if ((waited += 100) < 10000) {
+            setTimeout(press, 100);
+          }
+        };
+        press();
+      }
+    };
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+    else start();
+  }
+  var me = root.document && root.document.currentScript;
+  if (me && me.hasAttribute("data-cj-page")) watchPage(me);
+})(typeof globalThis !== "undefined" ? globalThis : window);
