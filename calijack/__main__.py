@@ -1,4 +1,5 @@
-"""The command line: ``python -m calijack replay FILE [--json]``, ``review``, ``simulate``.
+"""The command line: ``python -m calijack replay FILE [--json]``, ``review``, ``drill``, ``compare``,
+``simulate``.
 
 (The benchmark is ``bench/speed.py`` in the repository, run by ``make bench``.)
 """
@@ -128,24 +129,81 @@ def _replay(args) -> int:
 
 def _review(args) -> int:
     """``calijack review``: every play of a record rated; bad records as ``replay`` reports them."""
-    from .records import MatchRecord, RecordError
     from .review import review, review_json
     from .text_coach import review_lines
 
-    record = load_record(args.file, "review", args.json)
-    states = record.states if isinstance(record, MatchRecord) else (record,)
-    players = states[0].players
-    if args.seat is not None and not 0 <= args.seat < players:
-        _refuse("review", RecordError(f"--seat must be a seat from 0 to {players - 1} for this record, "
-                                      f"not {args.seat}", seat=args.seat), args.json)
+    record, states = _states_and_seat(args, "review")
     seats = None if args.seat is None else (args.seat,)
     reviews = [review(state, seats, samples=args.samples, seed=args.seed) for state in states]
     if args.json:
-        deals = [review_json(r) for r in reviews]
-        _print_json(deals[0] if len(deals) == 1 and not isinstance(record, MatchRecord) else {"deals": deals})
+        _print_json(_one_or_deals(record, [review_json(r) for r in reviews]))
     else:
         for k, r in enumerate(reviews, 1):
             _print("\n".join(review_lines(r, f"=== Deal {k} ===" if len(reviews) > 1 else None)))
+    return 0
+
+
+def _states_and_seat(args, command: str):
+    """The record's deals and the checked ``--seat`` (``replay``'s answer for a bad one)."""
+    from .records import MatchRecord, RecordError
+
+    record = load_record(args.file, command, args.json)
+    states = record.states if isinstance(record, MatchRecord) else (record,)
+    players = states[0].players
+    if args.seat is not None and not 0 <= args.seat < players:
+        _refuse(command, RecordError(f"--seat must be a seat from 0 to {players - 1} for this record, "
+                                     f"not {args.seat}", seat=args.seat), args.json)
+    return record, states
+
+
+def _one_or_deals(record, deals: list) -> dict:
+    from .records import MatchRecord
+
+    return deals[0] if len(deals) == 1 and not isinstance(record, MatchRecord) else {"deals": deals}
+
+
+def _drill(args) -> int:
+    """``calijack drill``: each mistake of one seat as a position to try again."""
+    from .drill import drills
+    from .text_coach import drill_lines
+
+    record, states = _states_and_seat(args, "drill")
+    found = [drills(state, args.seat, samples=args.samples, seed=args.seed) for state in states]
+    if args.json:
+        _print_json(_one_or_deals(record, [{"drills": [d.to_json() for d in ds]} for ds in found]))
+    else:
+        for k, ds in enumerate(found, 1):
+            _print("\n".join(drill_lines(ds, args.seat, f"=== Deal {k} ===" if len(found) > 1 else None)))
+    return 0
+
+
+def _compare(args) -> int:
+    """``calijack compare``: the seat's points beside the computer's with the same cards."""
+    from .drill import compare, position_rng
+    from .match import Match
+    from .players import PlayerError
+    from .records import RecordError
+    from .text_coach import compare_line
+
+    record, states = _states_and_seat(args, "compare")
+    for k, state in enumerate(states):
+        if not state.finished:
+            _refuse("compare", RecordError(f"the deal is not finished (trick {state.trick_number} of "
+                                           f"{state.rules.tricks}): only a finished deal can be compared",
+                                           trick=state.trick_number, deal=k if len(states) > 1 else None),
+                    args.json)
+    match = Match(states[0].rules, states[0].dealer)
+    out = []
+    for k, state in enumerate(states):
+        try:
+            out.append(compare(state, args.seat, args.opponent, position_rng(args.seed, k), match.scores))
+        except PlayerError as error:
+            _refuse("compare", RecordError(str(error)), args.json)
+        match = match.add(state.result())
+    if args.json:
+        _print_json(_one_or_deals(record, [c.to_json() for c in out]))
+    else:
+        _print("\n".join(compare_line(c) for c in out))
     return 0
 
 
@@ -179,6 +237,25 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"worlds per estimated play (default {DEFAULT_SAMPLES})")
     rate.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds (default 0)")
     rate.set_defaults(run=_review)
+
+    from .drill import COMPUTER
+
+    drill = sub.add_parser("drill", help="one seat's mistakes as positions to try again (the review's values)")
+    drill.add_argument("file", help="a deal or match record (JSON)")
+    drill.add_argument("--seat", type=int, required=True, help="the seat whose mistakes to drill")
+    drill.add_argument("--json", action="store_true", help="print one JSON object")
+    drill.add_argument("--samples", type=_samples, default=DEFAULT_SAMPLES,
+                       help=f"worlds per estimated play (default {DEFAULT_SAMPLES}, as review)")
+    drill.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds (default 0, as review)")
+    drill.set_defaults(run=_drill)
+
+    same = sub.add_parser("compare", help="a seat's points beside the computer's, with the same cards")
+    same.add_argument("file", help="a finished deal or match record (JSON)")
+    same.add_argument("--seat", type=int, required=True, help="the seat the computer takes over")
+    same.add_argument("--opponent", default=COMPUTER, help=f"the other seats' player (default {COMPUTER})")
+    same.add_argument("--seed", type=int, default=0, help="seed of every choice (default 0)")
+    same.add_argument("--json", action="store_true", help="print one JSON object")
+    same.set_defaults(run=_compare)
 
     try:
         from .simulate import register

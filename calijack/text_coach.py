@@ -252,3 +252,22 @@ def review_lines(reviews, heading: str | None = None) -> list[str]:
     lines.append("Values are match points this deal (yours minus the other side's) with best play; "
                  "* marks the best cards.")
     return lines
+
+
+def drill_lines(drills, seat: int, heading: str | None = None) -> list[str]:
+    """``calijack drill`` for a person: each mistake, the card played and the right answers."""
+    lines = [heading] if heading else []
+    for d in drills:
+        lines.append(f"Play {d.play + 1} (trick {d.position.trick_number}): seat {seat} played {d.played} "
+                     f"({signed(d.values[d.played], d.exact)}); the best is {d.best} "
+                     f"({signed(d.values[d.best], d.exact)}); accepted: {', '.join(map(str, d.accept))}.")
+        lines.append(f"    {d.comment}")
+    if not drills:
+        lines.append(f"Seat {seat} made no mistake in this deal: nothing to try again.")
+    return lines
+
+
+def compare_line(comparison) -> str:
+    """``calijack compare`` for a person: one seat's points beside the computer's."""
+    return (f"Seat {comparison.seat} scored {comparison.you}. The computer, with the same cards against "
+            f"the same opponent, scored {comparison.computer}.")
