@@ -16,10 +16,10 @@ The document, version 1 (the book's appendix ``book/records.md`` describes each 
     {"format": "calijack-progress", "version": 1,
      "checks":    {"book/03_legal_play#2": {"first": true, "solved": true}},
      "puzzles":   {"7": {"best": 3, "tries": 0, "hint": false}},
-     "opponents": {"heuristic": {"deals": 4, "for": 9, "against": 6, "won": 1, "lost": 0}},
-     "deals":     [{"id": "…/1", "when": "2026-12-01T10:00:00Z", "opponent": "heuristic", "seat": 0,
+     "opponents": {"casual": {"deals": 4, "for": 9, "against": 6, "won": 1, "lost": 0}},
+     "deals":     [{"id": "…/1", "when": "2026-12-01T10:00:00Z", "opponent": "casual", "seat": 0,
                     "points": [3, 1], "match": null, "record": {<a finished deal record>}}],
-     "game":      {"id": "…", "saved": "…", "opponent": "heuristic", "seat": 0, "seed": "7",
+     "game":      {"id": "…", "saved": "…", "opponent": "casual", "seat": 0, "seed": "7",
                    "deal": 1, "trick": 5, "tricks": 26, "record": {<a deal or match record>}} or null}
 
 **Versions.** A newer version only ever *adds* sections (each section names the version that
@@ -291,7 +291,17 @@ def config() -> dict:
     return {"key": KEY, "format": FORMAT, "version": VERSION, "maxChars": MAX_CHARS, "keptDeals": KEPT_DEALS,
             "sections": {name: {"since": s.since, "empty": s.empty} for name, s in SECTIONS.items()},
             "schemas": {str(v): schema(v) for v in range(1, VERSION + 1)},
-            "texts": TEXTS, "stages": STAGE_TITLES}
+            "texts": TEXTS, "stages": STAGE_TITLES, "opponents": opponent_labels()}
+
+
+def opponent_labels() -> dict[str, str]:
+    """What the learner calls each opponent a document may name: its level's label ("Casual"), for
+    the levels and the names tools use (``heuristic`` is Casual)."""
+    from .players import LEVELS, PLAYERS
+
+    labels = {name: level.label for name, level in LEVELS.items()}
+    by_class = {PLAYERS[name]: label for name, label in labels.items()}
+    return {**{name: by_class.get(cls, name.capitalize()) for name, cls in PLAYERS.items()}, **labels}
 
 
 def script() -> str:

@@ -43,7 +43,7 @@ def config(examples: int):
 
 
 def finished_session(seed: int) -> Session:
-    session = Session(seed=seed, opponent="heuristic")
+    session = Session(seed=seed, opponent="casual")
     rng = random.Random(seed)
     while not session.finished:
         session.play(rng.choice(session.state.legal_cards()))
@@ -77,7 +77,7 @@ deals = st.lists(st.builds(_deal, st.sampled_from(SESSIONS), whens, st.integers(
 
 
 def _game(seed: int, plays: int) -> dict:
-    session = Session(seed=seed, opponent="heuristic")
+    session = Session(seed=seed, opponent="casual")
     for _ in range(plays):
         if session.finished:
             break
@@ -220,7 +220,7 @@ def biggest_document() -> dict:
 
 
 def finished_session_3() -> Session:
-    session = Session(seed=5, opponent="heuristic", rules={"players": 3})
+    session = Session(seed=5, opponent="casual", rules={"players": 3})
     while not session.finished:
         session.play(session.state.legal_cards()[0])
     return session
@@ -248,7 +248,7 @@ def test_a_newer_version_reads_an_older_document_by_adding_its_sections_empty(mo
 
 def test_a_saved_game_is_read_with_its_record_replayed():
     game = _game(7, 3)
-    saved = progress.read_game(game, ("heuristic",))
+    saved = progress.read_game(game, ("casual",))
     assert saved.seed == 7 and saved.record == game["record"] and len(saved.read.plays) == len(game["record"]["plays"])
 
 
@@ -273,7 +273,7 @@ def test_a_bad_saved_game_is_refused_with_its_reason(change, says):
     game = _game(7, 3)
     change(game)
     with pytest.raises(ProgressError) as caught:
-        progress.read_game(game, ("heuristic",))
+        progress.read_game(game, ("casual",))
     assert says in str(caught.value), str(caught.value)
 
 

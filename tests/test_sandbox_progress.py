@@ -60,7 +60,7 @@ def test_the_game_is_kept_after_every_play_and_not_before_the_first():
     assert len(sandbox.table.stored) == 3
     sandbox.press("undo")
     assert sandbox.table.stored[-1]["game"]["record"] == sandbox.session.record()
-    progress.read_game(saved_game(sandbox), ("heuristic",))
+    progress.read_game(saved_game(sandbox), ("casual",))
 
 
 def test_a_finished_deal_is_kept_with_its_result_and_the_game_goes_on():
@@ -90,7 +90,7 @@ def test_continue_goes_on_exactly_as_the_game_would_have():
 
     again = Sandbox(seed=99, delay=0)
     tell(again, game)
-    assert "unfinished game against the heuristic computer player" in again.table.offer["text"]
+    assert "unfinished game against the Casual computer player" in again.table.offer["text"]
     assert "in deal 2 of the match" in again.table.offer["text"]
     again.play(first_legal(again))                    # no play while the choice is open
     assert "First choose" in message(again) and again.table.stored == []

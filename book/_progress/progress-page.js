@@ -153,7 +153,7 @@
     var head = el("tr", {}, cols.map(function (c) { return el("th", { scope: "col", text: say(c, {}) }); }));
     var rows = names.map(function (name) {
       var t = doc.opponents[name];
-      return el("tr", { "data-opponent": name }, [el("th", { scope: "row", text: name })].concat(
+      return el("tr", { "data-opponent": name }, [el("th", { scope: "row", text: store.opponentLabel(name) })].concat(
         [t.deals, t["for"], t.against, t.won, t.lost].map(function (v) { return el("td", { text: String(v) }); })));
     });
     var table = el("table", { className: "cj-progress-table" }, [el("thead", {}, [head]), el("tbody", {}, rows)]);
@@ -166,7 +166,7 @@
     var items = doc.deals.slice().reverse().map(function (deal) {
       var mine = deal.points[deal.seat];
       var theirs = deal.points.filter(function (_, k) { return k !== deal.seat; }).join(" and ");
-      var line = say("deal_line", { when: when(deal.when), opponent: deal.opponent, you: mine, them: theirs });
+      var line = say("deal_line", { when: when(deal.when), opponent: store.opponentLabel(deal.opponent), you: mine, them: theirs });
       if (deal.match) line += " " + say(deal.match === "won" ? "deal_match_won" : "deal_match_lost", {});
       var name = "calijack-deal-" + deal.when.slice(0, 10) + "-" + deal.id.replace(/[^0-9a-z]+/g, "-") + ".json";
       return el("li", { className: "cj-progress-deal", "data-deal": deal.id }, [
@@ -187,7 +187,7 @@
     if (!game) return section("game", [el("p", { text: say("game_none", {}) })]);
     var deals = game.record.deals ? game.record.deals.length : 1;
     var where = say(deals > 1 ? "offer_where_match" : "offer_where", { trick: game.trick, tricks: game.tricks, deal: game.deal });
-    return section("game", [el("p", { text: say("game_line", { opponent: game.opponent, where: where, when: when(game.saved) }) }),
+    return section("game", [el("p", { text: say("game_line", { opponent: store.opponentLabel(game.opponent), where: where, when: when(game.saved) }) }),
       el("p", {}, [el("a", { href: ROOT + manifest.sandbox, text: say("game_continue", {}) })])]);
   }
 

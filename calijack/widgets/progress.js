@@ -284,6 +284,7 @@
     config: CONFIG,
     say: say,
     starsWords: starsWords,
+    opponentLabel: function (name) { return has(CONFIG.opponents || {}, name) ? CONFIG.opponents[name] : name; },
     check: function (value, schema) {
       try { check(value, schema); return null; } catch (e) {
         if (e instanceof SchemaError) return { where: e.where, what: e.what };

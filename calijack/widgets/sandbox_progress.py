@@ -54,7 +54,7 @@ class KeepsProgress:
         where = progress_words("offer_where_over" if last.finished else "offer_where_match" if deal > 1
                                else "offer_where", **trick)
         self._offered = saved
-        self.table.offer = {"text": progress_words("offer", opponent=saved.opponent, where=where),
+        self.table.offer = {"text": progress_words("offer", opponent=progress.opponent_labels().get(saved.opponent, saved.opponent), where=where),
                             "yes": progress_words("continue"), "no": progress_words("new_deal")}
 
     def _on_continue(self) -> None:

@@ -47,7 +47,7 @@ def kept(page) -> dict | None:
 
 def finished_entry(seed: int = 7) -> tuple[dict, Session]:
     """A finished deal as the sandbox has the store keep it (``when`` is the store's)."""
-    session = Session(seed=seed, opponent="heuristic")
+    session = Session(seed=seed, opponent="casual")
     rng = random.Random(seed)
     while not session.finished:
         session.play(rng.choice(session.state.legal_cards()))
@@ -291,11 +291,11 @@ def test_a_finished_deal_downloads_as_a_record_that_replays(page, book_site, tmp
     deal = page.locator(".cj-progress-deal")
     assert deal.count() == 1
     mine, theirs = session.result.points
-    expect(deal).to_contain_text(f"against the heuristic computer player: you scored {mine}, the computer {theirs}.")
+    expect(deal).to_contain_text(f"against the Casual computer player: you scored {mine}, the computer {theirs}.")
     assert replayed_points(page, deal, tmp_path) == [mine, theirs]
     review = deal.locator(".cj-review-link")
     assert review.get_attribute("href") == f"../notebooks/07_sandbox.html?review={GAME_ID}%2F1"
-    table = page.locator('.cj-progress-section[data-section="opponents"] tr[data-opponent="heuristic"] td')
+    table = page.locator('.cj-progress-section[data-section="opponents"] tr[data-opponent="casual"] td')
     assert [table.nth(k).inner_text() for k in range(5)] == ["1", str(mine), str(theirs), "0", "0"]
 
 
