@@ -53,8 +53,11 @@ _build/.engine-stamp: $(ENGINE_FILES)
 book: env lite _build/.engine-stamp
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 
+# Every test: those that need no browser two at a time (pytest-xdist), then the browser's, one at a
+# time (they share the served book and Chromium), and the lessons' notebooks (nbval).
 test: env chromium book hub-env
-	$(PY) -m pytest
+	$(PY) -m pytest tests --ignore=tests/browser -n 2
+	$(PY) -m pytest tests/browser notebooks
 
 # The quick loop while working on the engine or the widgets: every test that needs neither the
 # built book, nor a browser, nor the package index (markers in pyproject.toml); no book build.

@@ -188,7 +188,10 @@ def stop(server, thread: threading.Thread) -> None:
     """Stop a server that ``thread`` runs: its worker threads end their requests, then its
     own loop closes every socket (the listener and the open connections) and ends."""
     server.task_dispatcher.shutdown(timeout=5)
-    server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+    try:
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+    except OSError:  # the wake-up pipe is gone (seen once: EBADF): close the sockets from here
+        wasyncore.close_all(server._map)
     thread.join(timeout=10)
 
 
