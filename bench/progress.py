@@ -32,7 +32,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from calijack import STANDARD, Deal, Match, progress  # noqa: E402
 from calijack.records import deal_record  # noqa: E402
-from calijack.static_server import serving  # noqa: E402
+from calijack.serve.static import serving  # noqa: E402
 from click_latency import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 BOOK = ROOT / "_build" / "html"
