@@ -16,7 +16,8 @@
 // progress of this visit in memory. Nothing here logs to the console or throws to its caller.
 //
 // API (window.calijackProgress): status(), read(), answerCheck(id, right), puzzleHint(n),
-// puzzleReveal(n), puzzlePick(n, right), saveGame(game), finishDeal(entry, game), reset(section), resetAll(),
+// puzzleReveal(n), puzzlePick(n, right), saveGame(game), finishDeal(entry, game), today(), queueDrill(entry),
+// dueDrills(), drillAnswer(id, right), reset(section), resetAll(),
 // exportText(), rawText(), parse(text), replace(doc), say(key, fields), starsWords(n),
 // reviewRequest(), check(value, schema). A change fires the window event "calijack-progress"
 // (also when another tab of the same site changed the document). The book's pages add the
@@ -278,7 +279,22 @@
     return { status: state.status, reason: state.reason, note: note };
   }
 
-  function now() { return new Date().toISOString().replace(/\.\d+Z$/, "Z"); }
+  // The clock. window.calijackClock is a TEST HOOK, not a setting: a test may set it to a
+  // function giving the time in milliseconds (to see tomorrow's due drills today); the learner's
+  // pages never set it.
+  function clock() {
+    var hook = root.calijackClock;
+    var ms = typeof hook === "function" ? Number(hook()) : NaN;
+    return isFinite(ms) ? new Date(ms) : new Date();
+  }
+  function now() { return clock().toISOString().replace(/\.\d+Z$/, "Z"); }
+  // A local date (the learner's today), `days` after today, as "YYYY-MM-DD".
+  function day(days) {
+    var d = clock();
+    d.setDate(d.getDate() + (days || 0));
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    return d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate());
+  }
 
   var api = {
     config: CONFIG,
@@ -375,6 +391,33 @@
         doc.game = game ? Object.assign({}, game, { saved: now() }) : null;
       });
       return kept;
+    },
+    // The practice queue (calijack.progress.DRILL_DAYS): a mistake missed again is due tomorrow,
+    // at the first step (the same mistake again replaces its entry, moved to the end); past the
+    // cap, the front entry (longest not missed) goes.
+    today: function () { return day(0); },
+    queueDrill: function (entry) {
+      return update("drills", function (doc) {
+        doc.drills = doc.drills.filter(function (d) { return d.id !== entry.id; });
+        doc.drills.push(Object.assign({}, entry, { step: 0, due: day(CONFIG.drillDays[0]) }));
+        while (doc.drills.length > CONFIG.keptDrills) doc.drills.shift();
+      });
+    },
+    // The queued mistakes due today (or before), in queue order.
+    dueDrills: function () {
+      var today = day(0);
+      return load().doc.drills.filter(function (d) { return d.due <= today; });
+    },
+    // A queued mistake answered: right moves it one step on (staying at the last), wrong sends
+    // it back to the first; it is due again that step's days from today.
+    drillAnswer: function (id, right) {
+      return update("drills", function (doc) {
+        doc.drills.forEach(function (d) {
+          if (d.id !== id) return;
+          d.step = right ? Math.min(d.step + 1, CONFIG.drillDays.length - 1) : 0;
+          d.due = day(CONFIG.drillDays[d.step]);
+        });
+      });
     },
     reset: function (section) {
       return update(section, function (doc) { doc[section] = copy(CONFIG.sections[section].empty); });

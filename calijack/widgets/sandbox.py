@@ -14,6 +14,9 @@ through the card table: the page tells the sandbox once what the store holds, an
 unfinished game is offered back (**Continue your game**, or **New deal**) after Python has
 checked it, record and all. Finished deals go to the store's past deals and totals; a past
 deal asked for by the progress page (``?review=ID``) opens with its review.
+
+Once a review marks a mistake of the learner's, **Try your mistakes again** sets each one up
+again at the table (:mod:`.sandbox_drill`, over the engine's :class:`calijack.retry.Retry`).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from ..rules import OPTIONS
 from ..state import IllegalPlay, State
 from ..text_coach import review_ready, reviewing
 from ..text_progress import say as progress_words
+from .sandbox_drill import TriesAgain
 from .sandbox_progress import KeepsProgress
 from .review import ReviewBoard
 from .table import CardTable
@@ -72,7 +76,7 @@ def rules_words(rules) -> str:
     return "; ".join(f"{OPTIONS[name].label}: {OPTIONS[name].choice(value)}" for name, value in changed.items())
 
 
-class Sandbox(KeepsProgress, widgets.VBox):
+class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
     """Play deals of a match against the computer: legal cards highlighted, hints, undo, records.
 
     ``Sandbox(seed=7)`` as a notebook's last expression is the whole lesson. Parts, for tests
@@ -189,7 +193,7 @@ class Sandbox(KeepsProgress, widgets.VBox):
         self.opponent_picker.observe(lambda ch: self._guard(self._on_opponent, ch["new"], when_busy="allow"),
                                      "value")
         for toggle in (self.reveal_toggle, self.four_color_toggle):
-            toggle.observe(lambda _ch: self.busy or self._render_table(self.session.state, note=self._note), "value")
+            toggle.observe(lambda _ch: self.busy or self._redraw(), "value")
         self.replay_slider.observe(lambda ch: self._show_replay(ch["new"]), "value")
         for control in self.rule_controls.values():
             control.observe(lambda _ch: self._guard(self._on_rules, when_busy="allow"), "value")
@@ -211,7 +215,9 @@ class Sandbox(KeepsProgress, widgets.VBox):
             self._guard(self._on_card, card, when_busy="ignore")
         else:
             handler = {"hint": self._on_hint, "undo": self._on_undo, "next": self._on_next_deal,
-                       "review": self._on_review, "continue": self._on_continue, "fresh": self._on_fresh}[action]
+                       "review": self._on_review, "continue": self._on_continue, "fresh": self._on_fresh,
+                       "drill": self._on_drill, "drill_next": self._on_drill_next,
+                       "drill_stop": self._on_drill_stop}[action]
             self._guard(handler)
 
     def _guard(self, action, *args, when_busy: str = "refuse") -> None:
@@ -234,6 +240,9 @@ class Sandbox(KeepsProgress, widgets.VBox):
                       "cj-error")
 
     def _on_card(self, code: str) -> None:
+        if self._retry is not None:  # a mistake set up again: the pick is the drill's
+            self._drill_pick(code)
+            return
         session = self.session
         try:
             steps = session.play(code)
@@ -278,6 +287,8 @@ class Sandbox(KeepsProgress, widgets.VBox):
         # Fewer worlds for tests by environment; the learner gets the coach's default.
         reviews = s.review(int(os.environ.get("CALIJACK_REVIEW_SAMPLES", 0)) or None)
         self.review_board.show(s.state, reviews, s.seat, names=s.names, four_color=self.four_color_toggle.value)
+        self._reviewed(reviews)
+        self.table.actions = {**self.table.actions, **self._drill_actions()}
         self._say(review_ready(self.review_board.summary), "cj-info", announce=True)
 
     @staticmethod
@@ -384,12 +395,13 @@ class Sandbox(KeepsProgress, widgets.VBox):
         """Show the session as it is now: table, hand, actions, log, and the end of a deal."""
         s = self.session
         state = s.state
+        self._retry = None  # the session's table again: a drill under way ends
         with self.table.hold_sync():  # one message to the page: the table and what goes with it
             self._render_table(state, note=note)
             self._say(message)
             self.table.actions = {"hint": s.your_turn, "undo": s.can_undo,
                                   **({"next": True} if s.can_continue else {}),
-                                  **({"review": True} if state.finished else {})}
+                                  **({"review": True} if state.finished else {}), **self._drill_actions()}
             if state.finished:
                 self.table.sheet_html = render.score_sheet_html(s.result, names=s.names, match_scores=s.scores,
                                                                 target=s.rules.target, counted=s.match.counted[-1],
@@ -412,6 +424,13 @@ class Sandbox(KeepsProgress, widgets.VBox):
             self.replay_view.value = ""
             if self.review_board.steps:
                 self.review_board.clear()
+
+    def _redraw(self) -> None:
+        # A display setting changed: the table again as it is (a drill's position, if one is set up).
+        if self._retry is not None:
+            self._drill_table()
+        else:
+            self._render_table(self.session.state, note=self._note)
 
     def _mark(self, settled: bool = True) -> None:
         # Markers for tests and benchmarks: what the page shows, written with it.

@@ -3,12 +3,13 @@
 // <button class="cj-play" data-card="JH">) and decides everything; this module only shows the
 // HTML, sends back which card or action was chosen, and keeps the keyboard where it was.
 //
-// Traits: table_html, message_html, sheet_html (HTML strings), actions ({hint, undo, next, review}:
+// Traits: table_html, message_html, sheet_html (HTML strings), actions ({hint, undo, next, review,
+// drill, drill_next, drill_stop}:
 // which buttons are offered), busy, status (markers for tests), offer ({text, yes, no}: a choice
 // shown in place of the table, "Continue your game" or "New deal"). Messages in: {announce: text}
 // (read out by the polite live region), {store: '{"store": "game" | "finished", …}'} (JSON text:
 // kept in the progress store). Messages out: {action: "play", card: "JH"}, {action: "hint" | "undo" | "next" | "review" |
-// "continue" | "fresh"}, and once, {action: "stored", json: '{"game": …, "review": …}'}: what the
+// "continue" | "fresh" | "drill" | "drill_next" | "drill_stop"}, and once, {action: "stored", json: '{"game": …, "review": …}'}: what the
 // store holds.
 //
 // The progress store (globalThis.calijackProgress, calijack/widgets/progress.js) is prepended to
@@ -19,6 +20,9 @@ const ACTIONS = [
   ["undo", "Undo", "cj-undo"],
   ["next", "Next deal", "cj-next-deal cj-primary"],
   ["review", "Review this deal", "cj-review-deal"],
+  ["drill", "Try your mistakes again", "cj-drill-start cj-primary"],
+  ["drill_next", "Next mistake", "cj-drill-next cj-primary"],
+  ["drill_stop", "Back to your deal", "cj-drill-stop"],
 ];
 
 function render({ model, el }) {
@@ -193,6 +197,8 @@ function render({ model, el }) {
     try { content = JSON.parse(text); } catch (e) { return; }
     if (content.store === "game") store.saveGame(content.game || null);
     else if (content.store === "finished" && content.entry) store.finishDeal(content.entry, content.game || null);
+    else if (content.store === "drill" && content.entry) store.queueDrill(content.entry);
+    else if (content.store === "drill_answer") store.drillAnswer(content.id, !!content.right);
     showNote();
   };
 

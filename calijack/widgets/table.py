@@ -30,7 +30,7 @@ from ..progress import MAX_CHARS, script
 __all__ = ["CardTable", "ACTIONS"]
 
 HERE = Path(__file__).resolve().parent
-ACTIONS = ("play", "hint", "undo", "next", "review", "continue", "fresh")
+ACTIONS = ("play", "hint", "undo", "next", "review", "continue", "fresh", "drill", "drill_next", "drill_stop")
 
 
 def _stored(text) -> tuple[object, object]:
@@ -101,8 +101,10 @@ class CardTable(anywidget.AnyWidget):
         self._receive(self, {"action": action, **({"card": card} if card is not None else {})})
 
     def store(self, message: dict) -> None:
-        """Have the page keep ``message`` in the progress store: ``{"store": "game", "game": …}``
-        or ``{"store": "finished", "entry": …, "game": …}`` (see ``progress.js``). Sent as JSON
+        """Have the page keep ``message`` in the progress store: ``{"store": "game", "game": …}``,
+        ``{"store": "finished", "entry": …, "game": …}``, ``{"store": "drill", "entry": …}`` (a
+        mistake missed again, queued) or ``{"store": "drill_answer", "id": …, "right": …}`` (see
+        ``progress.js``). Sent as JSON
         text, which every kernel passes on alike (Pyodide's makes Python's None undefined)."""
         self.stored.append(message)
         self.send({"store": json.dumps(message, separators=(",", ":"))})
