@@ -19,7 +19,7 @@
 // puzzleReveal(n), puzzlePick(n, right), saveGame(game), finishDeal(entry, game), today(), queueDrill(entry),
 // dueDrills(), drillAnswer(id, right), reset(section), resetAll(),
 // exportText(), rawText(), parse(text), replace(doc), say(key, fields), starsWords(n),
-// reviewRequest(), check(value, schema). A change fires the window event "calijack-progress"
+// reviewRequest(), drillsRequest(), check(value, schema). A change fires the window event "calijack-progress"
 // (also when another tab of the same site changed the document). The book's pages add the
 // watch of their quick checks and puzzles (progress-watch.js, after this script).
 (function (root, CONFIG) {
@@ -287,6 +287,17 @@
     var ms = typeof hook === "function" ? Number(hook()) : NaN;
     return isFinite(ms) ? new Date(ms) : new Date();
   }
+  // A parameter of the top page of this site's address, or null.
+  function request(name) {
+    try {
+      var top = root;
+      while (top.parent && top.parent !== top) top = top.parent;
+      return new URLSearchParams(top.location.search).get(name);
+    } catch (e) {
+      return null; // a page of another site around this one
+    }
+  }
+
   function now() { return clock().toISOString().replace(/\.\d+Z$/, "Z"); }
   // A local date (the learner's today), `days` after today, as "YYYY-MM-DD".
   function day(days) {
@@ -452,15 +463,9 @@
       return true;
     },
     // The deal the page was asked to review (?review=ID on the top page of this site), or null.
-    reviewRequest: function () {
-      try {
-        var top = root;
-        while (top.parent && top.parent !== top) top = top.parent;
-        return new URLSearchParams(top.location.search).get("review");
-      } catch (e) {
-        return null; // a page of another site around this one
-      }
-    },
+    reviewRequest: function () { return request("review"); },
+    // True when the page was asked to practise the queued mistakes due today (?drills=due).
+    drillsRequest: function () { return request("drills") === "due"; },
   };
   root.calijackProgress = api;
   root.addEventListener && root.addEventListener("storage", function (event) {
