@@ -26,10 +26,10 @@ from .cards import Card, parse_card
 from .drill import ACCEPT, Drill
 from .records import deal_record
 from .state import IllegalPlay
-from .text_coach import (drill_answer, drill_prompt, drill_right, drill_settled, drill_wrong, drills_done,
-                         review_comment)
+from .text_coach import (drill_answer, drill_hint, drill_prompt, drill_right, drill_settled, drill_wrong,
+                         drills_done, review_comment)
 
-__all__ = ["TRIES", "Verdict", "Retry", "RetryError", "queue_entry", "read_entry"]
+__all__ = ["TRIES", "Verdict", "Retry", "RetryError", "next_step", "queue_entry", "read_entry"]
 
 TRIES = 2
 """Picks per mistake before the answer is shown."""
@@ -64,6 +64,7 @@ class Retry:
         self.at = 0
         self.wrong = 0  # wrong picks at the current drill
         self.settled = False
+        self.hinted = False  # a hint was shown at the current drill
         self.first: dict[int, bool] = {}
 
     @property
@@ -111,20 +112,47 @@ class Retry:
             comment = review_comment(card, drill.rating, drill.position.trump, drill.position.players)
         return Verdict(False, True, drill_answer(card, value, drill.best, best_value, exact, comment))
 
+    def hint(self) -> str:
+        """A hint at the current drill (how many cards are right, what the best is worth; not
+        which): a right answer after it earns at most 2 stars (:meth:`stars`)."""
+        if self.settled:
+            raise RetryError(drill_settled())
+        drill = self.current
+        self.hinted = True
+        return drill_hint(len(drill.accept), len(drill.values), drill.values[drill.best], drill.exact)
+
+    def stars(self) -> int:
+        """The current drill's stars once settled, as the puzzles count them: 3 for right at the
+        first try with no hint, 2 for right at the second try or after a hint, 0 for the answer shown."""
+        if not self.settled or self.wrong >= TRIES:
+            return 0
+        return 3 if self.wrong == 0 and not self.hinted else 2
+
     def next(self) -> bool:
         """Move to the next drill (False, and no move, at the last one)."""
         if self.last:
             return False
         self.at += 1
-        self.wrong, self.settled = 0, False
+        self.wrong, self.settled, self.hinted = 0, False, False
         return True
 
-    def summary(self) -> str:
-        """The sentence after the last drill."""
-        return drills_done(sum(self.first.values()), len(self.drills), len(self.missed))
+    def summary(self, queued: bool = True) -> str:
+        """The sentence after the last drill (``queued``: say that the missed ones come back)."""
+        return drills_done(sum(self.first.values()), len(self.drills), len(self.missed) if queued else 0)
 
 
 # -- the queue in the progress store ------------------------------------------------------------
+
+def next_step(step: int, stars: int) -> int:
+    """The schedule's step after a queued mistake is answered (:data:`calijack.progress.DRILL_DAYS`):
+    right at the first try with no hint (3 stars), one step on (staying at the last); right after a
+    hint or at the second try (2 stars: a hint costs a star), the same step again; missed, the first."""
+    from .progress import DRILL_DAYS
+
+    if stars >= 3:
+        return min(step + 1, len(DRILL_DAYS) - 1)
+    return step if stars == 2 else 0
+
 
 def queue_entry(drill: Drill) -> dict:
     """A drill as the store's ``drills`` section keeps it, without its schedule (``step`` and

@@ -317,6 +317,22 @@ def drill_settled() -> str:
     return "This one is settled: go on to the next mistake, or back to your deal."
 
 
+def drill_hint(accepted: int, legal: int, best_value: float, exact: bool) -> str:
+    """A queued mistake's hint: how many cards are right, and what the best is worth (not which)."""
+    right = "only one of them is" if accepted == 1 else f"{accepted} of them are"
+    return (f"Hint: you may play {counted(legal, 'card')} here, and {right} right; the best is worth "
+            f"{signed(best_value, exact)}. A hint costs a star.")
+
+
+def drill_stars(stars: int, days: int) -> str:
+    """A queued mistake settled: its stars (as the puzzles count them) and when it comes back."""
+    when = "tomorrow" if days == 1 else f"in {days} days"
+    if stars <= 0:
+        return f"It comes back {when}."
+    got = "1 star of 3" if stars == 1 else f"{stars} stars of 3"
+    return f"{got}: it comes back {when}."
+
+
 def drill_not_yet() -> str:
     """Next mistake pressed before this one is settled."""
     return "Answer this one first (or go back to your deal)."

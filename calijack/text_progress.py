@@ -111,7 +111,7 @@ TEXTS = {
     "due_practise": "Practise them in the sandbox",
     "drills_kept": "{queued} in your queue, {due} due today.",
     "drills_starting": "Starting Python to set up your mistakes again…",
-    "drills_bad": "{bad} of your queued mistakes could not be read back, so they are left out.",
+    "drills_bad": "Some of your queued mistakes ({bad}) could not be read back, so they are left out.",
     "drills_none_due": "None of your queued mistakes is due today.",
 }
 """Every template, by key (``{name}`` fields)."""

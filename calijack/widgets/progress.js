@@ -17,7 +17,7 @@
 //
 // API (window.calijackProgress): status(), read(), answerCheck(id, right), puzzleHint(n),
 // puzzleReveal(n), puzzlePick(n, right), saveGame(game), finishDeal(entry, game), today(), queueDrill(entry),
-// dueDrills(), drillAnswer(id, right), reset(section), resetAll(),
+// dueDrills(), drillAnswer(id, step), reset(section), resetAll(),
 // exportText(), rawText(), parse(text), replace(doc), say(key, fields), starsWords(n),
 // reviewRequest(), drillsRequest(), check(value, schema). A change fires the window event "calijack-progress"
 // (also when another tab of the same site changed the document). The book's pages add the
@@ -419,14 +419,15 @@
       var today = day(0);
       return load().doc.drills.filter(function (d) { return d.due <= today; });
     },
-    // A queued mistake answered: right moves it one step on (staying at the last), wrong sends
-    // it back to the first; it is due again that step's days from today.
-    drillAnswer: function (id, right) {
+    // A queued mistake answered: it goes to `step` (Python's calijack.retry.next_step says which)
+    // and is due again that step's days from today.
+    drillAnswer: function (id, step) {
+      step = Math.max(0, Math.min(CONFIG.drillDays.length - 1, Math.floor(Number(step)) || 0));
       return update("drills", function (doc) {
         doc.drills.forEach(function (d) {
           if (d.id !== id) return;
-          d.step = right ? Math.min(d.step + 1, CONFIG.drillDays.length - 1) : 0;
-          d.due = day(CONFIG.drillDays[d.step]);
+          d.step = step;
+          d.due = day(CONFIG.drillDays[step]);
         });
       });
     },

@@ -112,8 +112,8 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
         self._finished_now = False
         self._kept_text: str | None = None
         self.table = CardTable(on_action=self._on_action, on_bad=lambda text: self._say(text, "cj-error"),
-                               on_stored=lambda game, review: self._guard(self._on_stored, game, review,
-                                                                          when_busy="allow"))
+                               on_stored=lambda game, review, drills: self._guard(
+                                   self._on_stored, game, review, drills, when_busy="allow"))
         self.table.add_class("cj-table-view")
         self._build_settings()
         self._build_end()
@@ -270,6 +270,9 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
             self._new_game()
 
     def _on_hint(self) -> None:
+        if self._retry is not None:  # a queued mistake at the table: the drill's hint
+            self._drill_hint()
+            return
         hint = self.session.hint()
         self._hinted = hint.card
         self._render_table(self.session.state, note=self._note)

@@ -9,8 +9,9 @@
 // shown in place of the table, "Continue your game" or "New deal"). Messages in: {announce: text}
 // (read out by the polite live region), {store: '{"store": "game" | "finished", …}'} (JSON text:
 // kept in the progress store). Messages out: {action: "play", card: "JH"}, {action: "hint" | "undo" | "next" | "review" |
-// "continue" | "fresh" | "drill" | "drill_next" | "drill_stop"}, and once, {action: "stored", json: '{"game": …, "review": …}'}: what the
-// store holds.
+// "continue" | "fresh" | "drill" | "drill_next" | "drill_stop"}, and once, {action: "stored", json:
+// '{"game": …, "review": …, "drills": …}'}: what the store holds (drills: the queued mistakes due
+// today, when the page was asked to practise them).
 //
 // The progress store (globalThis.calijackProgress, calijack/widgets/progress.js) is prepended to
 // this module by calijack/widgets/table.py: the same store as the book's pages.
@@ -198,7 +199,7 @@ function render({ model, el }) {
     if (content.store === "game") store.saveGame(content.game || null);
     else if (content.store === "finished" && content.entry) store.finishDeal(content.entry, content.game || null);
     else if (content.store === "drill" && content.entry) store.queueDrill(content.entry);
-    else if (content.store === "drill_answer") store.drillAnswer(content.id, !!content.right);
+    else if (content.store === "drill_answer") store.drillAnswer(content.id, content.step);
     showNote();
   };
 
@@ -220,9 +221,11 @@ function render({ model, el }) {
     const wanted = store.reviewRequest();
     const review = wanted === null ? null
       : kept.deals.find((deal) => deal.id === wanted) || { missing: String(wanted).slice(0, 80) };
+    // The queued mistakes due today, when the page was asked to practise them (?drills=due).
+    const drills = store.drillsRequest() ? store.dueDrills() : null;
     // As JSON text: every kernel reads text alike (Pyodide's gives JavaScript's null as its own
     // object, not None).
-    model.send({ action: "stored", json: JSON.stringify({ game: kept.game, review }) });
+    model.send({ action: "stored", json: JSON.stringify({ game: kept.game, review, drills }) });
     showNote();
   }
   return () => {
