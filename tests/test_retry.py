@@ -192,3 +192,64 @@ def test_next_mistake_before_an_answer_and_a_drill_without_a_review_are_refused_
     assert sandbox._retry is None and not sandbox.session.finished
     sandbox.press("drill")
     assert "nothing to try again" in sandbox.table.message_html and sandbox._retry is None
+
+
+# -- practising the queue ------------------------------------------------------------------------
+
+def test_the_schedule_moves_one_step_on_stays_after_a_hint_and_goes_back_after_a_miss():
+    from calijack.progress import DRILL_DAYS
+    from calijack.retry import next_step
+
+    last = len(DRILL_DAYS) - 1
+    assert [next_step(k, 3) for k in range(last + 1)] == [*range(1, last + 1), last]
+    assert [next_step(k, 2) for k in range(last + 1)] == list(range(last + 1))
+    assert [next_step(k, 0) for k in range(last + 1)] == [0] * (last + 1)
+    assert DRILL_DAYS == (1, 3, 7, 21)
+
+
+def test_a_hint_costs_a_star_and_a_second_try_too(deal_drills):
+    drill = deal_drills[0]
+    retry = Retry([drill])
+    hint = retry.hint()
+    assert str(drill.best) not in hint and "costs a star" in hint
+    retry.pick(drill.best)
+    assert retry.stars() == 2
+    retry = Retry([drill])
+    retry.pick(drill.best)
+    assert retry.stars() == 3
+    retry = Retry([drill])
+    retry.pick(wrong_cards(drill)[0])
+    retry.pick(drill.best)
+    assert retry.stars() == 2
+    retry = Retry([drill])
+    for _ in range(TRIES):
+        retry.pick(wrong_cards(drill)[0])
+    assert retry.stars() == 0
+
+
+def test_the_queue_due_today_is_practised_at_the_table_and_each_answer_moves_it(deal_drills):
+    entries = [dict(queue_entry(d), step=1, due="2026-12-02") for d in deal_drills[:2]]
+    sandbox = Sandbox(seed=8, delay=0)
+    sandbox.table._receive(sandbox.table, {"action": "stored", "json": json.dumps(
+        {"game": None, "review": None, "drills": entries + [{"id": "not a drill"}]})})
+    assert "Some of your queued mistakes (1)" in sandbox.table.message_html
+    assert sandbox.table.actions == {"hint": True, "drill_next": False, "drill_stop": True}
+    sandbox.play(deal_drills[0].best.code)                          # right, no hint: one step on
+    assert sandbox.table.stored[-1] == {"store": "drill_answer", "id": entries[0]["id"], "step": 2}
+    assert "3 stars of 3: it comes back in 7 days" in sandbox.table.message_html
+    sandbox.press("drill_next")
+    for _ in range(TRIES):                                          # missed: back to the start
+        sandbox.play(wrong_cards(deal_drills[1])[0].code)
+    assert sandbox.table.stored[-1] == {"store": "drill_answer", "id": entries[1]["id"], "step": 0}
+    assert [m["store"] for m in sandbox.table.stored] == ["drill_answer"] * 2   # nothing queued twice
+    sandbox.press("drill_stop")
+    assert sandbox._retry is None and not sandbox.session.finished
+
+
+def test_nothing_due_or_nothing_readable_gives_the_fresh_deal_and_a_sentence():
+    for drills in ([], "junk", [{"id": 1}]):
+        sandbox = Sandbox(seed=8, delay=0)
+        sandbox.table._receive(sandbox.table, {"action": "stored", "json": json.dumps(
+            {"game": None, "review": None, "drills": drills})})
+        assert sandbox._retry is None and "None of your queued mistakes is due today" in sandbox.table.message_html
+        assert sandbox.table.actions.get("hint") is True                # the deal, ready to play
