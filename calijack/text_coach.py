@@ -333,6 +333,17 @@ def drill_stars(stars: int, days: int) -> str:
     return f"{got}: it comes back {when}."
 
 
+def same_cards(you: int, computer: int) -> str:
+    """The learner's points beside the strongest computer player's, with the same cards."""
+    return (f"You scored {you}. The computer, with your cards against the same opponent, scored {computer}. "
+            "Move the Replay slider to step through the computer's deal.")
+
+
+def same_cards_working(done: int, total: int) -> str:
+    """Said while the computer plays the learner's cards."""
+    return f"The computer is playing your cards against the same opponent: card {done} of about {total}…"
+
+
 def drill_not_yet() -> str:
     """Next mistake pressed before this one is settled."""
     return "Answer this one first (or go back to your deal)."

@@ -253,3 +253,31 @@ def test_nothing_due_or_nothing_readable_gives_the_fresh_deal_and_a_sentence():
             {"game": None, "review": None, "drills": drills})})
         assert sandbox._retry is None and "None of your queued mistakes is due today" in sandbox.table.message_html
         assert sandbox.table.actions.get("hint") is True                # the deal, ready to play
+
+
+# -- the same cards, played by the computer --------------------------------------------------------
+
+def test_the_sandbox_compares_the_deal_with_the_computers_and_steps_through_it():
+    from calijack.drill import COMPUTER, compare, position_rng
+    from calijack.records import read_record
+
+    sandbox = Sandbox(seed=7, delay=0)
+    tell(sandbox)
+    assert "compare" not in sandbox.table.actions                       # only once the deal is over
+    while not sandbox.session.finished:
+        sandbox.play(first_legal(sandbox))
+    assert sandbox.table.actions.get("compare")
+    sandbox.press("compare")
+    got = sandbox.compared()
+    s = sandbox.session
+    # The learner's points as the deal scored them; the computer's deal replays legally, with the
+    # same cards, and is the one the engine's compare gives (the sandbox's seeding, the strongest player).
+    assert got.you == s.result.points[s.seat]
+    again = compare(s.state, s.seat, s.opponent, position_rng(s.seed, 0), s.match_before.scores, computer=COMPUTER)
+    assert got == again and read_record(again.to_json()["record"]).plays == got.state.plays
+    assert got.state.deal == s.state.deal
+    assert f"You scored {got.you}. The computer, with your cards against the same opponent, scored " \
+           f"{got.computer}." in sandbox.table.message_html.replace("&#x27;", "'")
+    sandbox.replay_slider.value = 5
+    assert "with your cards, every card face up: after card 5" in sandbox.replay_view.value.replace("&#x27;", "'")
+    assert f"({got.state.plays[4]})" in sandbox.replay_view.value

@@ -216,7 +216,7 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
         else:
             handler = {"hint": self._on_hint, "undo": self._on_undo, "next": self._on_next_deal,
                        "review": self._on_review, "continue": self._on_continue, "fresh": self._on_fresh,
-                       "drill": self._on_drill, "drill_next": self._on_drill_next,
+                       "drill": self._on_drill, "drill_next": self._on_drill_next, "compare": self._on_compare,
                        "drill_stop": self._on_drill_stop}[action]
             self._guard(handler)
 
@@ -459,15 +459,18 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
             self._mark(settled=False)
 
     def _show_replay(self, plays: int) -> None:
-        state = self.session.state
-        if not state.finished or self._replay_quiet:
-            return
-        position = state.rewind(plays)
+        # The deal played, or once compared, the computer's deal with the same cards.
         s = self.session
+        if not s.state.finished or self._replay_quiet:
+            return
+        comparison = self.compared()
+        state = comparison.state if comparison is not None else s.state
+        position = state.rewind(plays)
         what = ("the deal as dealt" if plays == 0
                 else f"after card {plays} of {len(state.plays)} ({state.plays[plays - 1]})")
+        whose = "The computer's deal with your cards" if comparison is not None else "Replay"
         self.replay_view.value = render.table_html(position.view(s.seat), reveal=position, names=s.names,
-                                                   note=f"Replay, every card face up: {what}.",
+                                                   note=f"{whose}, every card face up: {what}.",
                                                    four_color=self.four_color_toggle.value, css=False)
 
     def record(self) -> str:

@@ -19,7 +19,7 @@ from .. import render
 from ..drill import drills_of
 from ..progress import DRILL_DAYS, ProgressError
 from ..retry import Retry, RetryError, next_step, queue_entry, read_entry
-from ..text_coach import drill_not_yet, drill_stars, drills_none
+from ..text_coach import drill_not_yet, drill_stars, drills_none, same_cards, same_cards_working
 from ..text_progress import say as progress_words
 
 __all__ = ["TriesAgain"]
@@ -39,9 +39,40 @@ class TriesAgain:
         self._drills = tuple(drills_of(self.session.state, reviews))
 
     def _drill_actions(self) -> dict:
-        """The "Try your mistakes again" action, when the deal shown has drills (merged into the table's)."""
-        ready = bool(self._drills) and self._drills_for is self.session.state and self.session.state.finished
-        return {"drill": True} if ready else {}
+        """The actions of a finished deal merged into the table's: "Try your mistakes again" once
+        its review marked a mistake, and the same cards played by the computer."""
+        state = self.session.state
+        ready = bool(self._drills) and self._drills_for is state and state.finished
+        return {**({"drill": True} if ready else {}), **({"compare": True} if state.finished else {})}
+
+    # -- the same cards, played by the computer ----------------------------------------------------
+    _compared = None  # (the finished deal, its Comparison)
+
+    def compared(self):
+        """The comparison of the deal shown (:class:`calijack.drill.Comparison`), or None."""
+        got = self._compared
+        return got[1] if got is not None and got[0] is self.session.state else None
+
+    def _on_compare(self) -> None:
+        s = self.session
+        total = len(s.state.plays)
+        said = [0]
+
+        def progress(done, _total):  # a line every eighth of the deal, while the computer plays
+            if done - said[0] >= max(1, total // 8):
+                said[0] = done
+                self._say(same_cards_working(done, total), "cj-info")
+
+        self._say(same_cards_working(0, total), "cj-info", announce=True)
+        comparison = s.compare(progress)
+        self._compared = (s.state, comparison)
+        with self.replay_slider.hold_trait_notifications():
+            self._replay_quiet = True
+            self.replay_slider.max = len(comparison.state.plays)
+            self.replay_slider.value = 0
+        self._replay_quiet = False
+        self._show_replay(0)
+        self._say(same_cards(comparison.you, comparison.computer), "cj-info", announce=True)
 
     def _on_drill(self) -> None:
         if not self._drill_actions():

@@ -9,7 +9,7 @@
 // shown in place of the table, "Continue your game" or "New deal"). Messages in: {announce: text}
 // (read out by the polite live region), {store: '{"store": "game" | "finished", …}'} (JSON text:
 // kept in the progress store). Messages out: {action: "play", card: "JH"}, {action: "hint" | "undo" | "next" | "review" |
-// "continue" | "fresh" | "drill" | "drill_next" | "drill_stop"}, and once, {action: "stored", json:
+// "continue" | "fresh" | "drill" | "drill_next" | "drill_stop" | "compare"}, and once, {action: "stored", json:
 // '{"game": …, "review": …, "drills": …}'}: what the store holds (drills: the queued mistakes due
 // today, when the page was asked to practise them).
 //
@@ -21,6 +21,7 @@ const ACTIONS = [
   ["undo", "Undo", "cj-undo"],
   ["next", "Next deal", "cj-next-deal cj-primary"],
   ["review", "Review this deal", "cj-review-deal"],
+  ["compare", "Same cards, played by the computer", "cj-compare"],
   ["drill", "Try your mistakes again", "cj-drill-start cj-primary"],
   ["drill_next", "Next mistake", "cj-drill-next cj-primary"],
   ["drill_stop", "Back to your deal", "cj-drill-stop"],

@@ -30,7 +30,8 @@ from ..progress import MAX_CHARS, script
 __all__ = ["CardTable", "ACTIONS"]
 
 HERE = Path(__file__).resolve().parent
-ACTIONS = ("play", "hint", "undo", "next", "review", "continue", "fresh", "drill", "drill_next", "drill_stop")
+ACTIONS = ("play", "hint", "undo", "next", "review", "continue", "fresh", "drill", "drill_next", "drill_stop",
+           "compare")
 
 
 def _stored(text) -> tuple[object, object, object]:
