@@ -87,8 +87,8 @@ TEXTS = {
     "load_progress": "Load progress",
     "reset_section": "Reset {section}",
     "reset_all": "Reset all",
-    "confirm_all": "Reset all your progress? Your quick checks, puzzle stars, results, past deals and "
-                   "unfinished game are all cleared in this browser. This cannot be undone.",
+    "confirm_all": "Reset all your progress? Your quick checks, puzzle stars, mistakes to practise, results, "
+                   "past deals and unfinished game are all cleared in this browser. This cannot be undone.",
     "confirm_section": "Reset {section}? It is cleared in this browser. This cannot be undone.",
     "confirm_load": "Replace the progress kept in this browser with the one in {name}? What this browser "
                     "keeps now is lost, unless you download it first.",
