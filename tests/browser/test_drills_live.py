@@ -22,6 +22,7 @@ from calijack import progress
 from calijack.drill import drills_of
 from calijack.play import Session
 from calijack.retry import queue_entry
+from calijack.text_coach import same_cards
 from test_live_book import START_MS
 from test_progress_live import kept, wait_kept
 from test_sandbox import SEED, first_legal
@@ -33,9 +34,10 @@ TOMORROW = "(() => { const d = new Date(); d.setDate(d.getDate() + 1); " \
 CLOCK_HOOK = "window.calijackClock = () => Date.now() + 86400000;"  # tomorrow, in every frame
 
 
-def badly_played() -> tuple[dict, list]:
+def badly_played() -> tuple[dict, list, object]:
     """A finished deal played with the first legal card each time (a past deal as the store keeps
-    it), and the drills the live sandbox will find in it (its review, as the sandbox seeds it)."""
+    it), the drills the live sandbox will find in it (its review, as the sandbox seeds it), and
+    the computer's deal with the same cards."""
     session = Session(seed=SEED)
     while not session.finished:
         session.play(first_legal(session))
@@ -44,7 +46,7 @@ def badly_played() -> tuple[dict, list]:
     mirror.load(entry["record"])              # as the sandbox opens a past deal
     found = drills_of(mirror.state, mirror.review())
     assert len(found) >= 2, "the deal must have two mistakes to try"
-    return entry, found
+    return entry, found, mirror.compare()
 
 
 FITS_JS = """() => {
@@ -70,7 +72,7 @@ def pick(frame, card) -> None:
 
 def test_try_your_mistakes_again_queues_the_missed_one_and_it_comes_back_due(book_site, page, page_checks,
                                                                                 page_guard):
-    entry, found = badly_played()
+    entry, found, compared = badly_played()
     doc = dict(progress.empty(), deals=[entry])
     page.goto(book_site.url_for("book/practice.html"), wait_until="load")
     page.evaluate("([key, text]) => localStorage.setItem(key, text)", [progress.KEY, json.dumps(doc)])
@@ -105,6 +107,11 @@ def test_try_your_mistakes_again_queues_the_missed_one_and_it_comes_back_due(boo
     pick(frame, second.best)
     expect(message).to_contain_text("Right")
     assert [d["id"] for d in kept(page)["drills"]] == [queued["id"]]   # the right one is not queued
+
+    # Back to the deal: the same cards played by the computer, the very points Python finds.
+    frame.locator(".cj-drill-stop").click()
+    frame.locator(".cj-compare").click()
+    expect(message).to_contain_text(same_cards(compared.you, compared.computer), timeout=120_000)
     page_guard.assert_clean("after trying mistakes again")
 
     # The Practice page: nothing due today; tomorrow (the test hook's clock), the missed one.
