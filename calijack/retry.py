@@ -163,7 +163,13 @@ def queue_entry(drill: Drill) -> dict:
     return {"id": hashlib.sha256(key.encode()).hexdigest()[:16], "seat": drill.position.to_play,
             "record": record, "played": drill.played.code, "best": drill.best.code,
             "accept": [c.code for c in drill.accept], "exact": drill.exact,
-            "values": {c.code: v for c, v in drill.values.items()}}
+            "values": {c.code: _number(v) for c, v in drill.values.items()}}
+
+
+def _number(value: float) -> int | float:
+    # JSON has one kind of number: a whole value is written as one (0, not 0.0), as the page's
+    # script writes it back, so the store and Python keep the very same text.
+    return int(value) if float(value).is_integer() else value
 
 
 def read_entry(value) -> Drill:
