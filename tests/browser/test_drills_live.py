@@ -83,7 +83,7 @@ def test_try_your_mistakes_again_queues_the_missed_one_and_it_comes_back_due(boo
     frame.wait_for_selector('.cj-board[data-steps="26"]', timeout=START_MS)
     start = frame.locator(".cj-drill-start")
     expect(start).to_be_visible()
-    start.press("Space")                                      # by keyboard
+    start.press("Enter")                                      # by keyboard (the live frame's Enter too)
     message = frame.locator(".cj-message")
     expect(message).to_contain_text(f"Mistake 1 of {len(found)}", timeout=30_000)
     first, second = found[0], found[1]
@@ -102,7 +102,7 @@ def test_try_your_mistakes_again_queues_the_missed_one_and_it_comes_back_due(boo
     assert queued["due"] == page.evaluate(TOMORROW)            # due tomorrow
     pick(frame, wrong)
     expect(message).to_contain_text(f"The answer: {first.best}")
-    frame.locator(".cj-drill-next").click()
+    frame.locator(".cj-drill-next").press("Space")
     expect(message).to_contain_text(f"Mistake 2 of {len(found)}")
     pick(frame, second.best)
     expect(message).to_contain_text("Right")
