@@ -126,7 +126,8 @@ def _report(args, results: dict) -> dict:
             continue
         done = sorted(done, key=lambda r: r["index"])
         mean, low, high = mean_interval([sum(r["diff"]) / 2 for r in done])
-        row = {"sims": sims, "pairs": len(done), "mean": round(mean, 3), "ci95": [round(low, 3), round(high, 3)]}
+        row = {"sims": sims, "pairs": len(done), "mean": round(mean, 3), "ci95": [round(low, 3), round(high, 3)],
+               "first": done[0]["index"], "diffs": [sum(r["diff"]) / 2 for r in done]}  # each pair's, to merge runs
         for kind in ("cpu", "wall"):
             for side in ("ours", "ismcts"):
                 row[f"{side}_{kind}_ms"] = percentiles([t for r in done for t in r[kind][side]])
