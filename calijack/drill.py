@@ -15,16 +15,16 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from .cards import Card
 from .players import get_player
 from .records import deal_record
-from .review import DEFAULT_SAMPLES, MISTAKE, PlayReview, review
+from .review import DEFAULT_SAMPLES, MISTAKE, PlayReview, Rating, review
 from .state import State
 
-__all__ = ["ACCEPT", "COMPUTER", "Drill", "drills", "Comparison", "compare", "position_rng"]
+__all__ = ["ACCEPT", "COMPUTER", "Drill", "drills", "drills_of", "Comparison", "compare", "position_rng"]
 
 ACCEPT = MISTAKE
 """A card within this many match points of the best card's value is a right answer."""
@@ -45,6 +45,8 @@ class Drill:
     values: dict[Card, float]       # every legal card's value, as the review shows it
     exact: bool                     # the values are exact (whole numbers), not estimated
     comment: str                    # the coach's sentence about the card played
+    # The review's rating of the position (for the coach's sentence on any other card), when known.
+    rating: Rating | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, reviewed: PlayReview, position: State) -> "Drill":
@@ -54,7 +56,7 @@ class Drill:
         # as a mistake, is never also an accepted answer.
         accept = tuple(card for card in rating.shown if rating.loss(card) < ACCEPT)
         return cls(reviewed.index, position, reviewed.card, rating.best[0], accept,
-                   rating.shown, rating.exact, reviewed.comment)
+                   rating.shown, rating.exact, reviewed.comment, rating)
 
     def right(self, card: Card) -> bool:
         """Whether ``card`` is an accepted answer."""
@@ -73,7 +75,12 @@ def drills(state: State, seat: int, samples: int = DEFAULT_SAMPLES, seed: int = 
 
     ``samples`` and ``seed`` are the review's; ``progress(done, total)`` is passed on to it.
     """
-    reviews = review(state, (seat,), samples=samples, seed=seed, progress=progress)
+    return drills_of(state, review(state, (seat,), samples=samples, seed=seed, progress=progress))
+
+
+def drills_of(state: State, reviews) -> list[Drill]:
+    """The drills of the mistakes among ``reviews`` (plays of ``state``'s deal, already reviewed),
+    in playing order: the sandbox has reviewed the deal already, and asks again for nothing."""
     mistakes = {r.index: r for r in reviews if r.mistake}
     out, walk = [], state.deal.start()
     for index, card in enumerate(state.plays):

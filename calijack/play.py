@@ -210,6 +210,18 @@ class Session:
         return review(self._state, seats=[self.seat], samples=samples or DEFAULT_SAMPLES,
                       seed=self._seed * 1000 + len(self._done))
 
+    def compare(self, progress=None):
+        """The finished deal dealt again with the strongest computer player in the learner's seat,
+        against this session's opponent, every choice seeded as this session seeds its opponent's
+        (:func:`calijack.drill.compare`): a :class:`~calijack.drill.Comparison`. ``progress(done,
+        total)`` is called after each card."""
+        if not self._state.finished:
+            raise SessionError(say("wrong_moment", action="compare this deal", prompt=self.prompt()))
+        from .drill import compare, position_rng  # the expert player loads only when asked for
+
+        return compare(self._state, self.seat, self._opponent_name, position_rng(self._seed, len(self._done)),
+                       self._base.scores, progress=progress)
+
     def undo(self) -> State:
         """Go back to just before the learner's last card (the computer's replies undone too).
 

@@ -11,7 +11,7 @@ never a copy (:func:`page_script` adds ``progress-watch.js``, which remembers a 
 checks and puzzles). In live pages the sandbox's card table reads and writes the store, and Python
 checks whatever it hands over (:func:`read_game`, :func:`read_deal`), records included.
 
-The document, version 1 (the book's appendix ``book/records.md`` describes each field)::
+The document, version 2 (the book's appendix ``book/records.md`` describes each field)::
 
     {"format": "calijack-progress", "version": 1,
      "checks":    {"book/03_legal_play#2": {"first": true, "solved": true}},
@@ -20,7 +20,10 @@ The document, version 1 (the book's appendix ``book/records.md`` describes each 
      "deals":     [{"id": "…/1", "when": "2026-12-01T10:00:00Z", "opponent": "casual", "seat": 0,
                     "points": [3, 1], "match": null, "record": {<a finished deal record>}}],
      "game":      {"id": "…", "saved": "…", "opponent": "casual", "seat": 0, "seed": "7",
-                   "deal": 1, "trick": 5, "tricks": 26, "record": {<a deal or match record>}} or null}
+                   "deal": 1, "trick": 5, "tricks": 26, "record": {<a deal or match record>}} or null,
+     "drills":    [{"id": "…", "seat": 0, "record": {<a deal record up to the mistake>}, "played": "7C",
+                    "best": "AS", "accept": ["AS"], "exact": true, "values": {"AS": 1, "7C": -1},
+                    "step": 0, "due": "2026-12-02"}]}   (since version 2)
 
 **Versions.** A newer version only ever *adds* sections (each section names the version that
 brought it, and what it holds when empty); a field never changes meaning or goes away. So a
@@ -48,7 +51,7 @@ from .schemalite import SchemaError, check
 from .text_coach import STAGE_TITLES
 from .text_progress import TEXTS, say
 
-__all__ = ["KEY", "FORMAT", "VERSION", "MAX_CHARS", "KEPT_DEALS", "SECTIONS", "ProgressError", "SavedGame",
+__all__ = ["KEY", "FORMAT", "VERSION", "MAX_CHARS", "KEPT_DEALS", "KEPT_DRILLS", "DRILL_DAYS", "DRILL", "SECTIONS", "ProgressError", "SavedGame",
            "schema", "read", "empty", "read_game", "read_deal", "game_entry", "deal_entry", "new_game_id",
            "config", "script", "page_script", "SCRIPT"]
 
@@ -56,12 +59,17 @@ KEY = "calijack-progress"
 """The ``localStorage`` key."""
 FORMAT = "calijack-progress"
 """The document's ``format``: what tells it from any other JSON."""
-VERSION = 1
-"""The version this code writes, and the newest it reads."""
+VERSION = 2
+"""The version this code writes, and the newest it reads (2 brought ``drills``)."""
 MAX_CHARS = 1_000_000
 """The most characters the document's JSON text may hold (a valid document is ASCII: bytes too)."""
 KEPT_DEALS = 50
 """Finished deals kept as records, newest last; the totals per opponent count every deal."""
+KEPT_DRILLS = 100
+"""Mistakes kept in the practice queue; past it, the one that has gone longest without being missed goes."""
+DRILL_DAYS = (1, 3, 7, 21)
+"""A queued mistake is due again this many days later, one step on after each right answer
+(it stays at the last); a wrong answer sends it back to the first step."""
 SCRIPT = Path(__file__).resolve().parent / "widgets" / "progress.js"
 WATCH = SCRIPT.with_name("progress-watch.js")
 _CONFIG_MARK = "/*CONFIG*/ null"
@@ -110,6 +118,18 @@ GAME = {"type": "object", "required": ["id", "saved", "opponent", "seat", "seed"
                        "trick": {"type": "integer", "minimum": 1, "maximum": 26},
                        "tricks": {"type": "integer", "minimum": 1, "maximum": 26},
                        "record": {"anyOf": [_DEAL_RECORD, _MATCH_RECORD]}}}
+DRILL = {"type": "object", "required": ["id", "seat", "record", "played", "best", "accept", "exact", "values"],
+         "additionalProperties": False,
+         "properties": {"id": {"type": "string", "pattern": "^[0-9a-f]{16}$"}, "seat": _SEAT,
+                        "record": _DEAL_RECORD, "played": _CARD, "best": _CARD,
+                        "accept": {"type": "array", "minItems": 1, "maxItems": 26, "items": _CARD},
+                        "exact": {"type": "boolean"},
+                        "values": {"type": "object", "maxProperties": 26, "propertyNames": _CARD,
+                                   "additionalProperties": {"type": ["integer", "number"]}},
+                        "step": {"type": "integer", "minimum": 0, "maximum": len(DRILL_DAYS) - 1},
+                        "due": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}}}
+"""A queued mistake: the position (a deal record up to the play), the answers, and its schedule
+(``step``, ``due``: a local date), which the page's store sets (absent until it does)."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +150,8 @@ SECTIONS = {
                                  "propertyNames": _OPPONENT}),
     "deals": Section(1, [], {"type": "array", "maxItems": KEPT_DEALS, "items": DEAL}),
     "game": Section(1, None, {"anyOf": [{"type": "null"}, GAME]}),
+    "drills": Section(2, [], {"type": "array", "maxItems": KEPT_DRILLS,
+                              "items": dict(DRILL, required=[*DRILL["required"], "step", "due"])}),
 }
 """The document's sections, in the order the progress page shows them (each reset on its own)."""
 
@@ -289,6 +311,7 @@ def config() -> dict:
     the version that brought it and its empty value), the schema of every version it reads, the
     learner's sentences, and the practice stages' titles (the progress page groups the stars by them)."""
     return {"key": KEY, "format": FORMAT, "version": VERSION, "maxChars": MAX_CHARS, "keptDeals": KEPT_DEALS,
+            "keptDrills": KEPT_DRILLS, "drillDays": list(DRILL_DAYS),
             "sections": {name: {"since": s.since, "empty": s.empty} for name, s in SECTIONS.items()},
             "schemas": {str(v): schema(v) for v in range(1, VERSION + 1)},
             "texts": TEXTS, "stages": STAGE_TITLES, "opponents": opponent_labels()}
@@ -340,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"calijack progress: {args.file} cannot be read: {error}", file=sys.stderr)
         return 1
     print(f"{args.file}: a progress document, version {doc['version']}: {len(doc['checks'])} quick checks, "
-          f"{len(doc['puzzles'])} puzzles, {len(doc['deals'])} deals kept, "
+          f"{len(doc['puzzles'])} puzzles, {len(doc['deals'])} deals kept, {len(doc['drills'])} mistakes to practise, "
           f"{'an' if doc['game'] else 'no'} unfinished game")
     return 0
 

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from .review import Outcome, Rating
 
 __all__ = ["amount", "signed", "review_comment", "review_summary", "review_lines", "reviewing", "review_ready",
-           "value_line", "why_match",
+           "value_line", "why_match", "drill_prompt", "drill_right", "drill_wrong", "drill_answer", "drills_done",
+           "drill_settled", "drill_not_yet", "drills_none",
            "puzzle_prompt", "puzzle_title", "puzzle_feedback", "puzzle_hint", "STAGES", "STAGE_TITLES"]
 
 STAGES = {
@@ -271,3 +272,83 @@ def compare_line(comparison) -> str:
     """``calijack compare`` for a person: one seat's points beside the computer's."""
     return (f"Seat {comparison.seat} scored {comparison.you}. The computer, with the same cards against "
             f"the same opponent, scored {comparison.computer}.")
+
+
+# -- trying one's mistakes again (calijack.retry) ---------------------------------------------------
+
+def drill_prompt(number: int, total: int, trick: int) -> str:
+    """A mistake set up again at the table, the learner to play."""
+    return (f"Mistake {number} of {total}, trick {trick}: the table is as it was when you played. "
+            "Which card do you play this time?")
+
+
+def drill_right(card: Card, value: float, best: Card, best_value: float, exact: bool) -> str:
+    """An accepted answer: the best card, or one within half a point of it."""
+    if card == best:
+        return f"Right: {card} is the best card ({signed(value, exact)})."
+    return (f"Right: {card} ({signed(value, exact)}) is within half a match point of the best card, "
+            f"{best} ({signed(best_value, exact)}).")
+
+
+def drill_wrong(card: Card, value: float, best_value: float, exact: bool) -> str:
+    """A wrong first pick: its value beside the best card's, without naming the best card."""
+    return (f"Not this one: {card} is worth {signed(value, exact)}, and the best card "
+            f"{signed(best_value, exact)}. One more try.")
+
+
+def drill_answer(card: Card, value: float, best: Card, best_value: float, exact: bool, comment: str = "") -> str:
+    """A second wrong pick: its value, then the answer and the coach's sentence on the pick."""
+    text = f"Not this one either: {card} is worth {signed(value, exact)}. The answer: {best} ({signed(best_value, exact)})."
+    return f"{text} {comment}" if comment else text
+
+
+def drills_done(right: int, total: int, missed: int) -> str:
+    """After the last mistake: how many were right at the first try, and what comes back later."""
+    text = f"That was the last one: {right} of {counted(total, 'mistake')} right at the first try."
+    if missed:
+        which = "The one" if missed == 1 else f"The {missed}"
+        text += (f" {which} you missed will come back in your practice, due tomorrow "
+                 "(the Practice chapter counts what is due).")
+    return text
+
+
+def drill_settled() -> str:
+    """A card picked once a mistake is settled (right, or its answer shown)."""
+    return "This one is settled: go on to the next mistake, or back to your deal."
+
+
+def drill_hint(accepted: int, legal: int, best_value: float, exact: bool) -> str:
+    """A queued mistake's hint: how many cards are right, and what the best is worth (not which)."""
+    right = "only one of them is" if accepted == 1 else f"{accepted} of them are"
+    return (f"Hint: you may play {counted(legal, 'card')} here, and {right} right; the best is worth "
+            f"{signed(best_value, exact)}. A hint costs a star.")
+
+
+def drill_stars(stars: int, days: int) -> str:
+    """A queued mistake settled: its stars (as the puzzles count them) and when it comes back."""
+    when = "tomorrow" if days == 1 else f"in {days} days"
+    if stars <= 0:
+        return f"It comes back {when}."
+    got = "1 star of 3" if stars == 1 else f"{stars} stars of 3"
+    return f"{got}: it comes back {when}."
+
+
+def same_cards(you: int, computer: int) -> str:
+    """The learner's points beside the strongest computer player's, with the same cards."""
+    return (f"You scored {you}. The computer, with your cards against the same opponent, scored {computer}. "
+            "Move the Replay slider to step through the computer's deal.")
+
+
+def same_cards_working(done: int, total: int) -> str:
+    """Said while the computer plays the learner's cards."""
+    return f"The computer is playing your cards against the same opponent: card {done} of about {total}…"
+
+
+def drill_not_yet() -> str:
+    """Next mistake pressed before this one is settled."""
+    return "Answer this one first (or go back to your deal)."
+
+
+def drills_none() -> str:
+    """Asked to try the mistakes of a deal that has none."""
+    return "Your review marks no mistake in this deal, so there is nothing to try again."

@@ -87,8 +87,8 @@ TEXTS = {
     "load_progress": "Load progress",
     "reset_section": "Reset {section}",
     "reset_all": "Reset all",
-    "confirm_all": "Reset all your progress? Your quick checks, puzzle stars, results, past deals and "
-                   "unfinished game are all cleared in this browser. This cannot be undone.",
+    "confirm_all": "Reset all your progress? Your quick checks, puzzle stars, mistakes to practise, results, "
+                   "past deals and unfinished game are all cleared in this browser. This cannot be undone.",
     "confirm_section": "Reset {section}? It is cleared in this browser. This cannot be undone.",
     "confirm_load": "Replace the progress kept in this browser with the one in {name}? What this browser "
                     "keeps now is lost, unless you download it first.",
@@ -100,6 +100,19 @@ TEXTS = {
     "done_load": "Progress loaded from {name}.",
     "load_refused": "{name} cannot be loaded: {reason}. Nothing was changed.",
     "not_kept": "Nothing was changed: {note}",
+    # -- the practice queue: mistakes missed again (the Practice chapter, the progress page) ------
+    "head_drills": "Mistakes to practise",
+    "due_today": "Due today: {due}",
+    "due_none": "Nothing to practise again today. When you try your mistakes again in the sandbox's "
+                "review, the ones you miss come back here: the next day, then after 3, 7 and 21 days.",
+    "due_later": "The next one is due on {when}.",
+    "due_some": "Each is one of your own mistakes, set up again at the table. A right answer brings it "
+                "back later; a wrong one, tomorrow. A hint costs a star.",
+    "due_practise": "Practise them in the sandbox",
+    "drills_kept": "{queued} in your queue, {due} due today.",
+    "drills_starting": "Starting Python to set up your mistakes again…",
+    "drills_bad": "Some of your queued mistakes ({bad}) could not be read back, so they are left out.",
+    "drills_none_due": "None of your queued mistakes is due today.",
 }
 """Every template, by key (``{name}`` fields)."""
 

@@ -86,9 +86,23 @@ def _game(seed: int, plays: int) -> dict:
 
 
 games = st.one_of(st.none(), st.builds(_game, st.integers(0, 10**6), st.integers(0, 4)))
-documents = st.builds(lambda c, p, o, d, g: {"format": progress.FORMAT, "version": progress.VERSION, "checks": c,
-                                              "puzzles": p, "opponents": o, "deals": d, "game": g},
-                      checks, puzzles, opponents, deals, games)
+
+
+def _drills():
+    """Queue entries of a finished deal's mistakes, as the sandbox sends them (few worlds: cheap)."""
+    from calijack.drill import drills
+    from calijack.retry import queue_entry
+
+    return [queue_entry(d) for d in drills(SESSIONS[0].state, 0, samples=4)]
+
+
+DRILLS = _drills()
+days = st.dates().map(lambda d: d.isoformat()).filter(lambda t: len(t) == 10)
+drills = st.lists(st.builds(lambda e, step, due: dict(e, step=step, due=due), st.sampled_from(DRILLS),
+                            st.integers(0, len(progress.DRILL_DAYS) - 1), days), max_size=3)
+documents = st.builds(lambda c, p, o, d, g, q: {"format": progress.FORMAT, "version": progress.VERSION, "checks": c,
+                                                 "puzzles": p, "opponents": o, "deals": d, "game": g, "drills": q},
+                      checks, puzzles, opponents, deals, games, drills)
 
 # -- damage: any part of a document replaced by any JSON value -----------------------------------
 
@@ -216,6 +230,10 @@ def biggest_document() -> dict:
     doc["game"] = {"id": "f" * 32, "saved": entry["when"], "opponent": "P" * 40, "seat": 2, "seed": "9" * 19,
                    "deal": 100, "trick": 26, "tricks": 26,
                    "record": {"rules": entry["record"]["rules"], "first_dealer": 0, "deals": [body] * 100}}
+    cards = [card for hand in entry["record"]["hands"] for card in hand][:26]
+    longest = dict(DRILLS[0], seat=2, record=entry["record"], accept=cards, step=len(progress.DRILL_DAYS) - 1,
+                   values={card: -0.12345678901234567 for card in cards}, due="2026-12-31")
+    doc["drills"] = [longest] * progress.KEPT_DRILLS
     return doc
 
 
@@ -229,19 +247,31 @@ def finished_session_3() -> Session:
 # -- versions ------------------------------------------------------------------------------------
 
 def test_a_newer_version_reads_an_older_document_by_adding_its_sections_empty(monkeypatch):
+    current = progress.VERSION
     older = dict(progress.empty(), checks={"book/01#1": {"first": True, "solved": True}})
-    drills = progress.Section(2, {}, {"type": "object", "maxProperties": 10})
-    monkeypatch.setattr(progress, "VERSION", 2)
-    monkeypatch.setitem(progress.SECTIONS, "drills", drills)
+    later = progress.Section(current + 1, {}, {"type": "object", "maxProperties": 10})
+    monkeypatch.setattr(progress, "VERSION", current + 1)
+    monkeypatch.setitem(progress.SECTIONS, "later", later)
     upgraded = read(json.dumps(older))
-    assert upgraded["version"] == 2 and upgraded["drills"] == {} and upgraded["checks"] == older["checks"]
-    assert "drills" not in progress.schema(1)["properties"] and "drills" in progress.schema(2)["required"]
-    # A version 1 document may not hold version 2's section; a version 2 one must.
+    assert upgraded["version"] == current + 1 and upgraded["later"] == {} and upgraded["checks"] == older["checks"]
+    assert "later" not in progress.schema(current)["properties"] and "later" in progress.schema(current + 1)["required"]
+    # An older document may not hold a newer version's section; a document of that version must.
     with pytest.raises(ProgressError, match="unknown entry"):
-        read(dict(older, drills={}))
-    with pytest.raises(ProgressError, match='has no "drills"'):
-        read(dict(older, version=2))
-    assert json.loads(json.dumps(progress.config()))["sections"]["drills"] == {"since": 2, "empty": {}}
+        read(dict(older, later={}))
+    with pytest.raises(ProgressError, match='has no "later"'):
+        read(dict(older, version=current + 1))
+    assert json.loads(json.dumps(progress.config()))["sections"]["later"] == {"since": current + 1, "empty": {}}
+
+
+def test_a_version_1_document_reads_with_an_empty_practice_queue():
+    version_1 = {key: value for key, value in progress.empty().items() if key != "drills"}
+    version_1.update(version=1, checks={"book/01#1": {"first": True, "solved": True}})
+    upgraded = read(json.dumps(version_1))
+    assert upgraded["version"] == 2 and upgraded["drills"] == [] and upgraded["checks"] == version_1["checks"]
+    with pytest.raises(ProgressError, match="unknown entry"):          # version 1 had no queue
+        read(dict(version_1, drills=[]))
+    with pytest.raises(ProgressError, match='has no "drills"'):        # version 2 must have one
+        read(dict(version_1, version=2))
 
 
 # -- what the live sandbox hands to Python --------------------------------------------------------
@@ -339,6 +369,9 @@ def one_past_each_limit() -> dict:
         "rule": dict(base, deals=[dict(entry, record=dict(entry["record"], rules={"game": "v" * 41}))]),
         "match": dict(base, game=dict(game, record=dict(game["record"], deals=game["record"]["deals"] * 2))),
         "deal": dict(base, game=dict(game, deal=101)),
+        "drills": dict(base, drills=base["drills"] + base["drills"][:1]),
+        "step": dict(base, drills=[dict(base["drills"][0], step=len(progress.DRILL_DAYS))]),
+        "due": dict(base, drills=[dict(base["drills"][0], due="2026-12-1")]),
         "stars": dict(base, puzzles={"1": {"best": 4, "tries": 0, "hint": False}}),
         "id": dict(base, checks={"b" * 81 + "#1": {"first": True, "solved": True}}),
     }

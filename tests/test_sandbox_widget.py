@@ -268,7 +268,7 @@ def test_a_whole_deal_played_by_clicks_ends_with_the_score_sheet():
     assert sb.end_box.layout.display == "flex"
     assert_sheet_matches(sb.table.sheet_html, state.result())
     assert "Match score" in sb.table.sheet_html
-    assert sb.table.actions == {"hint": False, "undo": True, "next": True, "review": True}
+    assert sb.table.actions == {"hint": False, "undo": True, "next": True, "review": True, "compare": True}
     assert shown_hand(sb) == []
     assert "click or tap a card" not in sb.table.table_html  # nothing left to click
     # Replay: the slider walks back through every card.

@@ -3,7 +3,8 @@
 // Reads the progress store (window.calijackProgress, calijack/widgets/progress.js, loaded on
 // every page before this script) and the list of what the book holds (the quick checks of
 // each chapter, every puzzle: _static/calijack-progress-book.json, written by the build), and
-// draws: quick checks per chapter, puzzle stars, results per opponent, the past deals (each
+// draws: quick checks per chapter, puzzle stars, the mistakes to practise (queued, due today),
+// results per opponent, the past deals (each
 // with Download record and Review), the unfinished game, and Download my progress / Load
 // progress / Reset (a section, or all), each change after a confirmation. Every sentence is
 // the store's (calijack/text_progress.py). Drawn again whenever the document changes (here or
@@ -18,7 +19,7 @@
   var ROOT = script.getAttribute("data-cj-root") || "./";
   var manifest = { chapters: [], puzzles: [], puzzles_page: "", sandbox: "" };
   var SECTION_HEADS = { checks: "head_checks", puzzles: "head_puzzles", opponents: "head_opponents",
-    deals: "head_deals", game: "head_game" };
+    deals: "head_deals", game: "head_game", drills: "head_drills" };
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -191,6 +192,15 @@
       el("p", {}, [el("a", { href: ROOT + manifest.sandbox, text: say("game_continue", {}) })])]);
   }
 
+  // The practice queue: how many mistakes wait, how many are due today, and where to practise them.
+  function drillsPart(doc) {
+    var due = store.dueDrills().length;
+    var line = el("p", { className: "cj-progress-count", text: say("drills_kept", { queued: doc.drills.length, due: due }) });
+    var link = manifest.puzzles_page ? el("p", {}, [el("a", { href: ROOT + manifest.puzzles_page,
+      text: say("due_today", { due: due }) })]) : null;
+    return section("drills", [line, link]);
+  }
+
   function filePart() {
     var input = el("input", { type: "file", accept: ".json,application/json", className: "cj-sr-only cj-load-input" });
     input.addEventListener("change", function () {
@@ -252,7 +262,7 @@
       parts.push(unreadablePart(state));
     } else {
       if (state.note) parts.push(el("p", { className: "cj-progress-note", role: "status", text: state.note }));
-      parts.push(checksPart(doc), puzzlesPart(doc), opponentsPart(doc), dealsPart(doc), gamePart(doc));
+      parts.push(checksPart(doc), puzzlesPart(doc), drillsPart(doc), opponentsPart(doc), dealsPart(doc), gamePart(doc));
     }
     parts.push(filePart(), told, dialog);
     app.replaceChildren.apply(app, parts);

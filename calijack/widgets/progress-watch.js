@@ -5,7 +5,8 @@
 // Every quick check and puzzle is a row of answer buttons over precomputed feedback frames
 // (calijack/widgets/quiz.py); a click is read from the page itself, so this works in the static
 // book (no Python) and in the live lesson's frame alike. A lesson page asked to review a past
-// deal (?review=ID, from the progress page) starts "Play live" by itself.
+// deal (?review=ID, from the progress page) or to practise the queued mistakes (?drills=due, from
+// the Practice chapter's Due today) starts "Play live" by itself.
 (function (root) {
   "use strict";
   var api = root.calijackProgress;
@@ -152,6 +153,41 @@
   }
   api.watch = watch;
 
+  // The Practice chapter's "Due today: N" (a .cj-due box, data-sandbox: the sandbox lesson's
+  // address): the queued mistakes due today, counted here from the store (the static book has
+  // no Python), with a link that opens the sandbox to practise them live (?drills=due).
+  function showDue(doc) {
+    doc.querySelectorAll(".cj-due").forEach(function (box) {
+      var queued = api.read().drills;
+      var due = api.dueDrills().length;
+      var text = due ? say("due_some", {}) : say("due_none", {});
+      if (!due && queued.length) {
+        var next = queued.map(function (d) { return d.due; }).sort()[0];
+        text = say("drills_none_due", {}) + " " + say("due_later", { when: next });
+      }
+      if (box.getAttribute("data-due") === String(due) && box.getAttribute("data-text") === text) return;
+      var count = doc.createElement("p");
+      count.className = "cj-due-count";
+      var strong = doc.createElement("strong");
+      strong.textContent = say("due_today", { due: due });
+      count.appendChild(strong);
+      var words = doc.createElement("p");
+      words.textContent = text;
+      var parts = [count, words];
+      if (due) {
+        var link = doc.createElement("a");
+        link.className = "cj-action cj-due-practise";
+        link.href = (box.getAttribute("data-sandbox") || "") + "?drills=due";
+        link.textContent = say("due_practise", {});
+        parts.push(link);
+      }
+      box.replaceChildren.apply(box, parts);
+      box.setAttribute("data-due", String(due));
+      box.setAttribute("data-text", text);
+    });
+  }
+  api.showDue = showDue;
+
   // On a page of the book (the script tag's data-cj-page names it): its quizzes, the live
   // frame's once "Play live" opens it, and a deal to review (?review=ID) starts "Play live".
   function watchPage(script) {
@@ -169,19 +205,21 @@
     };
     var start = function () {
       watch(document, page);
+      showDue(document);
+      root.addEventListener("calijack-progress", function () { showDue(document); });
       var lesson = document.querySelector("script[data-lesson]");
       if (lesson) {
         new root.MutationObserver(function () {
           document.querySelectorAll("iframe.cj-live-frame").forEach(watchFrame);
         }).observe(document.body, { childList: true, subtree: true });
       }
-      if (lesson && api.reviewRequest()) {
+      if (lesson && (api.reviewRequest() || api.drillsRequest())) {
         var waited = 0;
         var press = function () {
           var button = document.querySelector(".cj-live-button");
           if (button && !button.disabled) {
             var status = document.querySelector(".cj-live-status");
-            if (status) status.textContent = say("review_starting", {});
+            if (status) status.textContent = say(api.reviewRequest() ? "review_starting" : "drills_starting", {});
             button.click();
           } else if ((waited += 100) < 10000) {
             setTimeout(press, 100);

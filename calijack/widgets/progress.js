@@ -16,9 +16,10 @@
 // progress of this visit in memory. Nothing here logs to the console or throws to its caller.
 //
 // API (window.calijackProgress): status(), read(), answerCheck(id, right), puzzleHint(n),
-// puzzleReveal(n), puzzlePick(n, right), saveGame(game), finishDeal(entry, game), reset(section), resetAll(),
+// puzzleReveal(n), puzzlePick(n, right), saveGame(game), finishDeal(entry, game), today(), queueDrill(entry),
+// dueDrills(), drillAnswer(id, step), reset(section), resetAll(),
 // exportText(), rawText(), parse(text), replace(doc), say(key, fields), starsWords(n),
-// reviewRequest(), check(value, schema). A change fires the window event "calijack-progress"
+// reviewRequest(), drillsRequest(), check(value, schema). A change fires the window event "calijack-progress"
 // (also when another tab of the same site changed the document). The book's pages add the
 // watch of their quick checks and puzzles (progress-watch.js, after this script).
 (function (root, CONFIG) {
@@ -278,7 +279,33 @@
     return { status: state.status, reason: state.reason, note: note };
   }
 
-  function now() { return new Date().toISOString().replace(/\.\d+Z$/, "Z"); }
+  // The clock. window.calijackClock is a TEST HOOK, not a setting: a test may set it to a
+  // function giving the time in milliseconds (to see tomorrow's due drills today); the learner's
+  // pages never set it.
+  function clock() {
+    var hook = root.calijackClock;
+    var ms = typeof hook === "function" ? Number(hook()) : NaN;
+    return isFinite(ms) ? new Date(ms) : new Date();
+  }
+  // A parameter of the top page of this site's address, or null.
+  function request(name) {
+    try {
+      var top = root;
+      while (top.parent && top.parent !== top) top = top.parent;
+      return new URLSearchParams(top.location.search).get(name);
+    } catch (e) {
+      return null; // a page of another site around this one
+    }
+  }
+
+  function now() { return clock().toISOString().replace(/\.\d+Z$/, "Z"); }
+  // A local date (the learner's today), `days` after today, as "YYYY-MM-DD".
+  function day(days) {
+    var d = clock();
+    d.setDate(d.getDate() + (days || 0));
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    return d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate());
+  }
 
   var api = {
     config: CONFIG,
@@ -376,6 +403,34 @@
       });
       return kept;
     },
+    // The practice queue (calijack.progress.DRILL_DAYS): a mistake missed again is due tomorrow,
+    // at the first step (the same mistake again replaces its entry, moved to the end); past the
+    // cap, the front entry (longest not missed) goes.
+    today: function () { return day(0); },
+    queueDrill: function (entry) {
+      return update("drills", function (doc) {
+        doc.drills = doc.drills.filter(function (d) { return d.id !== entry.id; });
+        doc.drills.push(Object.assign({}, entry, { step: 0, due: day(CONFIG.drillDays[0]) }));
+        while (doc.drills.length > CONFIG.keptDrills) doc.drills.shift();
+      });
+    },
+    // The queued mistakes due today (or before), in queue order.
+    dueDrills: function () {
+      var today = day(0);
+      return load().doc.drills.filter(function (d) { return d.due <= today; });
+    },
+    // A queued mistake answered: it goes to `step` (Python's calijack.retry.next_step says which)
+    // and is due again that step's days from today.
+    drillAnswer: function (id, step) {
+      step = Math.max(0, Math.min(CONFIG.drillDays.length - 1, Math.floor(Number(step)) || 0));
+      return update("drills", function (doc) {
+        doc.drills.forEach(function (d) {
+          if (d.id !== id) return;
+          d.step = step;
+          d.due = day(CONFIG.drillDays[step]);
+        });
+      });
+    },
     reset: function (section) {
       return update(section, function (doc) { doc[section] = copy(CONFIG.sections[section].empty); });
     },
@@ -409,15 +464,9 @@
       return true;
     },
     // The deal the page was asked to review (?review=ID on the top page of this site), or null.
-    reviewRequest: function () {
-      try {
-        var top = root;
-        while (top.parent && top.parent !== top) top = top.parent;
-        return new URLSearchParams(top.location.search).get("review");
-      } catch (e) {
-        return null; // a page of another site around this one
-      }
-    },
+    reviewRequest: function () { return request("review"); },
+    // True when the page was asked to practise the queued mistakes due today (?drills=due).
+    drillsRequest: function () { return request("drills") === "due"; },
   };
   root.calijackProgress = api;
   root.addEventListener && root.addEventListener("storage", function (event) {

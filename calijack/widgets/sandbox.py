@@ -14,6 +14,9 @@ through the card table: the page tells the sandbox once what the store holds, an
 unfinished game is offered back (**Continue your game**, or **New deal**) after Python has
 checked it, record and all. Finished deals go to the store's past deals and totals; a past
 deal asked for by the progress page (``?review=ID``) opens with its review.
+
+Once a review marks a mistake of the learner's, **Try your mistakes again** sets each one up
+again at the table (:mod:`.sandbox_drill`, over the engine's :class:`calijack.retry.Retry`).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from ..rules import OPTIONS
 from ..state import IllegalPlay, State
 from ..text_coach import review_ready, reviewing
 from ..text_progress import say as progress_words
+from .sandbox_drill import TriesAgain
 from .sandbox_progress import KeepsProgress
 from .review import ReviewBoard
 from .table import CardTable
@@ -72,7 +76,7 @@ def rules_words(rules) -> str:
     return "; ".join(f"{OPTIONS[name].label}: {OPTIONS[name].choice(value)}" for name, value in changed.items())
 
 
-class Sandbox(KeepsProgress, widgets.VBox):
+class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
     """Play deals of a match against the computer: legal cards highlighted, hints, undo, records.
 
     ``Sandbox(seed=7)`` as a notebook's last expression is the whole lesson. Parts, for tests
@@ -108,8 +112,8 @@ class Sandbox(KeepsProgress, widgets.VBox):
         self._finished_now = False
         self._kept_text: str | None = None
         self.table = CardTable(on_action=self._on_action, on_bad=lambda text: self._say(text, "cj-error"),
-                               on_stored=lambda game, review: self._guard(self._on_stored, game, review,
-                                                                          when_busy="allow"))
+                               on_stored=lambda game, review, drills: self._guard(
+                                   self._on_stored, game, review, drills, when_busy="allow"))
         self.table.add_class("cj-table-view")
         self._build_settings()
         self._build_end()
@@ -189,7 +193,7 @@ class Sandbox(KeepsProgress, widgets.VBox):
         self.opponent_picker.observe(lambda ch: self._guard(self._on_opponent, ch["new"], when_busy="allow"),
                                      "value")
         for toggle in (self.reveal_toggle, self.four_color_toggle):
-            toggle.observe(lambda _ch: self.busy or self._render_table(self.session.state, note=self._note), "value")
+            toggle.observe(lambda _ch: self.busy or self._redraw(), "value")
         self.replay_slider.observe(lambda ch: self._show_replay(ch["new"]), "value")
         for control in self.rule_controls.values():
             control.observe(lambda _ch: self._guard(self._on_rules, when_busy="allow"), "value")
@@ -211,7 +215,9 @@ class Sandbox(KeepsProgress, widgets.VBox):
             self._guard(self._on_card, card, when_busy="ignore")
         else:
             handler = {"hint": self._on_hint, "undo": self._on_undo, "next": self._on_next_deal,
-                       "review": self._on_review, "continue": self._on_continue, "fresh": self._on_fresh}[action]
+                       "review": self._on_review, "continue": self._on_continue, "fresh": self._on_fresh,
+                       "drill": self._on_drill, "drill_next": self._on_drill_next, "compare": self._on_compare,
+                       "drill_stop": self._on_drill_stop}[action]
             self._guard(handler)
 
     def _guard(self, action, *args, when_busy: str = "refuse") -> None:
@@ -234,6 +240,9 @@ class Sandbox(KeepsProgress, widgets.VBox):
                       "cj-error")
 
     def _on_card(self, code: str) -> None:
+        if self._retry is not None:  # a mistake set up again: the pick is the drill's
+            self._drill_pick(code)
+            return
         session = self.session
         try:
             steps = session.play(code)
@@ -261,6 +270,9 @@ class Sandbox(KeepsProgress, widgets.VBox):
             self._new_game()
 
     def _on_hint(self) -> None:
+        if self._retry is not None:  # a queued mistake at the table: the drill's hint
+            self._drill_hint()
+            return
         hint = self.session.hint()
         self._hinted = hint.card
         self._render_table(self.session.state, note=self._note)
@@ -278,6 +290,8 @@ class Sandbox(KeepsProgress, widgets.VBox):
         # Fewer worlds for tests by environment; the learner gets the coach's default.
         reviews = s.review(int(os.environ.get("CALIJACK_REVIEW_SAMPLES", 0)) or None)
         self.review_board.show(s.state, reviews, s.seat, names=s.names, four_color=self.four_color_toggle.value)
+        self._reviewed(reviews)
+        self.table.actions = {**self.table.actions, **self._drill_actions()}
         self._say(review_ready(self.review_board.summary), "cj-info", announce=True)
 
     @staticmethod
@@ -384,12 +398,13 @@ class Sandbox(KeepsProgress, widgets.VBox):
         """Show the session as it is now: table, hand, actions, log, and the end of a deal."""
         s = self.session
         state = s.state
+        self._retry = None  # the session's table again: a drill under way ends
         with self.table.hold_sync():  # one message to the page: the table and what goes with it
             self._render_table(state, note=note)
             self._say(message)
             self.table.actions = {"hint": s.your_turn, "undo": s.can_undo,
                                   **({"next": True} if s.can_continue else {}),
-                                  **({"review": True} if state.finished else {})}
+                                  **({"review": True} if state.finished else {}), **self._drill_actions()}
             if state.finished:
                 self.table.sheet_html = render.score_sheet_html(s.result, names=s.names, match_scores=s.scores,
                                                                 target=s.rules.target, counted=s.match.counted[-1],
@@ -412,6 +427,13 @@ class Sandbox(KeepsProgress, widgets.VBox):
             self.replay_view.value = ""
             if self.review_board.steps:
                 self.review_board.clear()
+
+    def _redraw(self) -> None:
+        # A display setting changed: the table again as it is (a drill's position, if one is set up).
+        if self._retry is not None:
+            self._drill_table()
+        else:
+            self._render_table(self.session.state, note=self._note)
 
     def _mark(self, settled: bool = True) -> None:
         # Markers for tests and benchmarks: what the page shows, written with it.
@@ -437,15 +459,18 @@ class Sandbox(KeepsProgress, widgets.VBox):
             self._mark(settled=False)
 
     def _show_replay(self, plays: int) -> None:
-        state = self.session.state
-        if not state.finished or self._replay_quiet:
-            return
-        position = state.rewind(plays)
+        # The deal played, or once compared, the computer's deal with the same cards.
         s = self.session
+        if not s.state.finished or self._replay_quiet:
+            return
+        comparison = self.compared()
+        state = comparison.state if comparison is not None else s.state
+        position = state.rewind(plays)
         what = ("the deal as dealt" if plays == 0
                 else f"after card {plays} of {len(state.plays)} ({state.plays[plays - 1]})")
+        whose = "The computer's deal with your cards" if comparison is not None else "Replay"
         self.replay_view.value = render.table_html(position.view(s.seat), reveal=position, names=s.names,
-                                                   note=f"Replay, every card face up: {what}.",
+                                                   note=f"{whose}, every card face up: {what}.",
                                                    four_color=self.four_color_toggle.value, css=False)
 
     def record(self) -> str:

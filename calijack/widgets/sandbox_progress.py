@@ -28,12 +28,17 @@ class KeepsProgress:
         if self._store_ready:
             self._game_id, self._kept_text = progress.new_game_id(), None
 
-    def _on_stored(self, game, review) -> None:
+    def _on_stored(self, game, review, drills=None) -> None:
         """What the page's progress store holds, unchecked: a saved game is offered back once
-        Python has read it; a past deal asked for by the progress page opens with its review."""
+        Python has read it; a past deal asked for by the progress page opens with its review;
+        the queued mistakes due today, asked for by the Practice chapter, are set up to practise."""
         if self._store_ready:  # a second view of this sandbox: the first one has told
             return
         self._store_ready = True
+        if drills is not None:
+            self._new_game()
+            self._practise(drills)  # the saved game stays as it is in the store
+            return
         if review is not None:
             self._open_review(review)
             return

@@ -3,13 +3,15 @@
 // <button class="cj-play" data-card="JH">) and decides everything; this module only shows the
 // HTML, sends back which card or action was chosen, and keeps the keyboard where it was.
 //
-// Traits: table_html, message_html, sheet_html (HTML strings), actions ({hint, undo, next, review}:
+// Traits: table_html, message_html, sheet_html (HTML strings), actions ({hint, undo, next, review,
+// drill, drill_next, drill_stop}:
 // which buttons are offered), busy, status (markers for tests), offer ({text, yes, no}: a choice
 // shown in place of the table, "Continue your game" or "New deal"). Messages in: {announce: text}
 // (read out by the polite live region), {store: '{"store": "game" | "finished", …}'} (JSON text:
 // kept in the progress store). Messages out: {action: "play", card: "JH"}, {action: "hint" | "undo" | "next" | "review" |
-// "continue" | "fresh"}, and once, {action: "stored", json: '{"game": …, "review": …}'}: what the
-// store holds.
+// "continue" | "fresh" | "drill" | "drill_next" | "drill_stop" | "compare"}, and once, {action: "stored", json:
+// '{"game": …, "review": …, "drills": …}'}: what the store holds (drills: the queued mistakes due
+// today, when the page was asked to practise them).
 //
 // The progress store (globalThis.calijackProgress, calijack/widgets/progress.js) is prepended to
 // this module by calijack/widgets/table.py: the same store as the book's pages.
@@ -19,6 +21,10 @@ const ACTIONS = [
   ["undo", "Undo", "cj-undo"],
   ["next", "Next deal", "cj-next-deal cj-primary"],
   ["review", "Review this deal", "cj-review-deal"],
+  ["compare", "Same cards, played by the computer", "cj-compare"],
+  ["drill", "Try your mistakes again", "cj-drill-start cj-primary"],
+  ["drill_next", "Next mistake", "cj-drill-next cj-primary"],
+  ["drill_stop", "Back to your deal", "cj-drill-stop"],
 ];
 
 function render({ model, el }) {
@@ -168,6 +174,16 @@ function render({ model, el }) {
     model.send({ action: "play", card: card.dataset.card });
   });
 
+  // Enter on a button: in the live book's frame (JupyterLab's REPL) the page's own shortcuts
+  // take Enter first and cancel its default, so the button is never pressed; press it here
+  // then (only then: elsewhere the browser presses it itself).
+  el.addEventListener("keydown", (event) => {
+    const button = event.target.closest && event.target.closest("button");
+    if (event.key === "Enter" && event.defaultPrevented && button && el.contains(button) && !button.disabled) {
+      button.click();
+    }
+  });
+
   felt.addEventListener("keydown", (event) => {
     const card = event.target.closest(".cj-play");
     if (!card) return;
@@ -193,6 +209,8 @@ function render({ model, el }) {
     try { content = JSON.parse(text); } catch (e) { return; }
     if (content.store === "game") store.saveGame(content.game || null);
     else if (content.store === "finished" && content.entry) store.finishDeal(content.entry, content.game || null);
+    else if (content.store === "drill" && content.entry) store.queueDrill(content.entry);
+    else if (content.store === "drill_answer") store.drillAnswer(content.id, content.step);
     showNote();
   };
 
@@ -214,9 +232,11 @@ function render({ model, el }) {
     const wanted = store.reviewRequest();
     const review = wanted === null ? null
       : kept.deals.find((deal) => deal.id === wanted) || { missing: String(wanted).slice(0, 80) };
+    // The queued mistakes due today, when the page was asked to practise them (?drills=due).
+    const drills = store.drillsRequest() ? store.dueDrills() : null;
     // As JSON text: every kernel reads text alike (Pyodide's gives JavaScript's null as its own
     // object, not None).
-    model.send({ action: "stored", json: JSON.stringify({ game: kept.game, review }) });
+    model.send({ action: "stored", json: JSON.stringify({ game: kept.game, review, drills }) });
     showNote();
   }
   return () => {

@@ -30,20 +30,21 @@ from ..progress import MAX_CHARS, script
 __all__ = ["CardTable", "ACTIONS"]
 
 HERE = Path(__file__).resolve().parent
-ACTIONS = ("play", "hint", "undo", "next", "review", "continue", "fresh")
+ACTIONS = ("play", "hint", "undo", "next", "review", "continue", "fresh", "drill", "drill_next", "drill_stop",
+           "compare")
 
 
-def _stored(text) -> tuple[object, object]:
-    """``(game, review)`` from the page's JSON text; anything unreadable is "junk" (refused later)."""
+def _stored(text) -> tuple[object, object, object]:
+    """``(game, review, drills)`` from the page's JSON text; anything unreadable is "junk" (refused later)."""
     if not isinstance(text, str) or len(text) > MAX_CHARS:
-        return "junk", None
+        return "junk", None, None
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        return "junk", None
+        return "junk", None, None
     if not isinstance(data, dict):
-        return "junk", None
-    return data.get("game"), data.get("review")
+        return "junk", None, None
+    return data.get("game"), data.get("review"), data.get("drills")
 
 
 class CardTable(anywidget.AnyWidget):
@@ -51,8 +52,9 @@ class CardTable(anywidget.AnyWidget):
 
     ``on_action(action, card)`` is called for each valid message from the page: ``action`` is
     one of :data:`ACTIONS`, ``card`` the card's code for "play" (else ``None``). A malformed
-    message is reported through ``on_bad`` and changes nothing. ``on_stored(game, review)`` is
-    called with what the page's progress store holds (each as the page sent it, as JSON text:
+    message is reported through ``on_bad`` and changes nothing. ``on_stored(game, review, drills)``
+    is called with what the page's progress store holds (``drills``: the queued mistakes due today,
+    when the page was asked to practise them, else ``None``) (each as the page sent it, as JSON text:
     unchecked; text that is not JSON comes as ``"junk"``, which the sandbox refuses).
     ``offer`` (``{"text", "yes", "no"}``, or empty) shows a choice in place of the table.
     """
@@ -70,11 +72,11 @@ class CardTable(anywidget.AnyWidget):
 
     def __init__(self, on_action: Callable[[str, str | None], None],
                  on_bad: Callable[[str], None] | None = None,
-                 on_stored: Callable[[object, object], None] | None = None, **kwargs) -> None:
+                 on_stored: Callable[[object, object, object], None] | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self._on_action = on_action
         self._on_bad = on_bad or (lambda _text: None)
-        self._on_stored = on_stored or (lambda _game, _review: None)
+        self._on_stored = on_stored or (lambda _game, _review, _drills: None)
         self.stored: list[dict] = []  # every message sent to the store, for tests
         self.announced: list[str] = []  # every sentence sent to the live region, for tests
         self.on_msg(self._receive)
@@ -101,8 +103,10 @@ class CardTable(anywidget.AnyWidget):
         self._receive(self, {"action": action, **({"card": card} if card is not None else {})})
 
     def store(self, message: dict) -> None:
-        """Have the page keep ``message`` in the progress store: ``{"store": "game", "game": …}``
-        or ``{"store": "finished", "entry": …, "game": …}`` (see ``progress.js``). Sent as JSON
+        """Have the page keep ``message`` in the progress store: ``{"store": "game", "game": …}``,
+        ``{"store": "finished", "entry": …, "game": …}``, ``{"store": "drill", "entry": …}`` (a
+        mistake missed again, queued) or ``{"store": "drill_answer", "id": …, "right": …}`` (see
+        ``progress.js``). Sent as JSON
         text, which every kernel passes on alike (Pyodide's makes Python's None undefined)."""
         self.stored.append(message)
         self.send({"store": json.dumps(message, separators=(",", ":"))})

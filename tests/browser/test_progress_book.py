@@ -21,7 +21,7 @@ from calijack import progress
 from calijack.play import Session
 from calijack.puzzles import load as load_puzzles
 from conftest import BOOK_HTML, REPO
-from test_progress import one_past_each_limit  # tests/test_progress.py: the schema's limits
+from test_progress import DRILLS, one_past_each_limit  # tests/test_progress.py: the schema's limits, queue entries
 
 CHECKS_PAGE = "book/03_legal_play.html"
 PRACTICE = "book/practice.html"
@@ -89,8 +89,10 @@ def documents_for_the_page() -> list[str]:
     good["checks"]["book/03_legal_play#1"] = {"first": True, "solved": True}
     good["deals"] = [dict(entry, when="2026-12-01T10:00:00Z")]
     good["game"] = dict(progress.game_entry(Session(seed=5), GAME_ID), saved="2026-12-01T10:00:00Z")
+    good["drills"] = [dict(DRILLS[0], step=1, due="2026-12-02")]
+    version_1 = {key: value for key, value in good.items() if key != "drills"}
     texts = [json.dumps(good), json.dumps(progress.empty()), "", "{", "null", "[]", '"x"',
-             json.dumps(dict(good, version=2)), json.dumps(dict(good, version=1.0)), json.dumps(dict(good, version="1")),
+             json.dumps(dict(good, version=1)), json.dumps(dict(version_1, version=1)), json.dumps(dict(good, version=1.0)), json.dumps(dict(good, version="1")),
              json.dumps(dict(good, extra=1)), "[" * 5000 + "]" * 5000, "\ufeff" + json.dumps(good)]
     rng = random.Random(20)
     for _ in range(300):  # one part of the good document replaced by something else
