@@ -143,15 +143,13 @@ class Retry:
 
 # -- the queue in the progress store ------------------------------------------------------------
 
-def next_step(step: int, stars: int) -> int:
+def next_step(step: int, right: bool) -> int:
     """The schedule's step after a queued mistake is answered (:data:`calijack.progress.DRILL_DAYS`):
-    right at the first try with no hint (3 stars), one step on (staying at the last); right after a
-    hint or at the second try (2 stars: a hint costs a star), the same step again; missed, the first."""
+    ``right`` (the first pick was right, with or without a hint: a hint costs a star, not the
+    step), one step on, staying at the last; missed at the first pick, back to the first step."""
     from .progress import DRILL_DAYS
 
-    if stars >= 3:
-        return min(step + 1, len(DRILL_DAYS) - 1)
-    return step if stars == 2 else 0
+    return min(step + 1, len(DRILL_DAYS) - 1) if right else 0
 
 
 def queue_entry(drill: Drill) -> dict:

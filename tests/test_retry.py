@@ -196,14 +196,13 @@ def test_next_mistake_before_an_answer_and_a_drill_without_a_review_are_refused_
 
 # -- practising the queue ------------------------------------------------------------------------
 
-def test_the_schedule_moves_one_step_on_stays_after_a_hint_and_goes_back_after_a_miss():
+def test_the_schedule_moves_one_step_on_after_a_right_answer_and_goes_back_after_a_miss():
     from calijack.progress import DRILL_DAYS
     from calijack.retry import next_step
 
     last = len(DRILL_DAYS) - 1
-    assert [next_step(k, 3) for k in range(last + 1)] == [*range(1, last + 1), last]
-    assert [next_step(k, 2) for k in range(last + 1)] == list(range(last + 1))
-    assert [next_step(k, 0) for k in range(last + 1)] == [0] * (last + 1)
+    assert [next_step(k, True) for k in range(last + 1)] == [*range(1, last + 1), last]
+    assert [next_step(k, False) for k in range(last + 1)] == [0] * (last + 1)
     assert DRILL_DAYS == (1, 3, 7, 21)
 
 

@@ -109,7 +109,7 @@ class TriesAgain:
         if self._queued:
             if verdict.settled:  # the schedule moves once the mistake is settled
                 entry = self._queued[retry.at]
-                step = next_step(entry["step"], retry.stars())
+                step = next_step(entry["step"], retry.wrong == 0)
                 self.table.store({"store": "drill_answer", "id": entry["id"], "step": step})
                 text += " " + drill_stars(retry.stars(), DRILL_DAYS[step])
         elif first and not verdict.right:

@@ -134,6 +134,6 @@ def test_try_your_mistakes_again_queues_the_missed_one_and_it_comes_back_due(boo
     frame.locator(".cj-hint").click()
     expect(frame.locator(".cj-message")).to_contain_text("A hint costs a star")
     pick(frame, first.best)
-    expect(frame.locator(".cj-message")).to_contain_text("2 stars of 3")
-    wait_kept(page, f"(d) => d.drills[0].step === 0 && d.drills[0].due > {json.dumps(queued['due'])}")
+    expect(frame.locator(".cj-message")).to_contain_text("2 stars of 3")   # right with a hint: one step on
+    wait_kept(page, f"(d) => d.drills[0].step === 1 && d.drills[0].due > {json.dumps(queued['due'])}")
     page_guard.assert_clean("after practising the queue")
