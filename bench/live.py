@@ -112,7 +112,9 @@ def start(page, url: str, network=None) -> tuple[float, dict]:
     page.locator(".cj-live-button").wait_for()
     if network:
         context, name, cache_disabled = network
-        session = live_network.emulate(context, page, name, cache_disabled)  # noqa: F841  (lasts while kept)
+        # The network's pace is the server's (live_network.SentLog.pace): the book's service
+        # worker fetches past the page's emulation. Chromium is asked only to drop its cache.
+        session = live_network.emulate(context, page, "none", cache_disabled)  # noqa: F841  (lasts while kept)
     # What the kernel's Python says of its start (lite/kernel/python.mjs): kept or restored.
     said: list[str] = []
     page.on("console", lambda message: said.append(message.text) if message.text.startswith("calijack:") else None)
@@ -242,6 +244,7 @@ def run(click_count: int, decisions: int, network: str = "none", cache_disabled:
             page.goto(url + PAGE, wait_until="load")
             page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=START_MS)
             sent.clear()
+            sent.pace(network)
             seconds, report["cold_breakdown"] = start(page, url, (context, network, cache_disabled))
             report["cold_start_s"] = round(seconds, 2)
             rows = live_network.file_table(sent.taken(), BOOK)
@@ -264,6 +267,7 @@ def run(click_count: int, decisions: int, network: str = "none", cache_disabled:
             seconds, report["warm_breakdown"] = start(page, url, (context, network, False))
             report["warm_start_s"] = round(seconds, 2)
             report["warm_mb_sent"] = round(sum(row["sent"] for row in live_network.file_table(sent.taken(), BOOK)) / 1e6, 2)
+            sent.pace("none")
             page.close()
             # And with no network at all: the book's service worker has what it needs.
             context.set_offline(True)

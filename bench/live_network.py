@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -76,11 +77,36 @@ def needed_by(path: str, report: dict) -> str:
 
 
 class SentLog:
-    """What a WSGI app sends: ``(path, body bytes, Content-Encoding)`` per response."""
+    """What a WSGI app sends: ``(path, body bytes, Content-Encoding)`` per response; and, once
+    :meth:`pace` names a network, every response sent at that network's pace.
+
+    Why the server paces, and not Chromium's emulation alone: a page that the book's service
+    worker controls fetches through the worker, and the worker's own fetches are not slowed by
+    the page's ``Network.emulateNetworkConditions`` (a cold "Play live" on "Slow 4G" took 4.5 s
+    for 8 MB, which 1.6 Mbit/s cannot carry). So the link is modelled here, where every byte
+    passes: each response waits the network's latency before its first byte, and all of them
+    share one downlink of the network's speed, first come first served, in 16 KB pieces.
+    """
+
+    PIECE = 16 * 1024
 
     def __init__(self) -> None:
         self._rows: list[tuple[str, int, str]] = []
         self._lock = threading.Lock()
+        self._link: tuple[float, float] | None = None  # (bytes a second, latency in seconds)
+        self._free_at = 0.0                             # when the shared downlink is next free
+
+    def pace(self, network: str) -> None:
+        """Send at the pace of ``network`` (a key of :data:`NETWORKS`; ``"none"``: at once)."""
+        conditions = NETWORKS[network]
+        self._link = None if conditions is None else (conditions[0] * 1e6 / 8, conditions[2] / 1000)
+
+    def _send(self, size: int, rate: float) -> None:
+        """Wait until ``size`` bytes have gone down the shared link, after what is queued on it."""
+        with self._lock:
+            now = time.monotonic()
+            done = self._free_at = max(now, self._free_at) + size / rate
+        time.sleep(done - now)
 
     def wrap(self, app):
         """``app``, each response's body counted as it goes out."""
@@ -92,11 +118,19 @@ class SentLog:
                 return start_response(status, headers, exc_info)
 
             body = app(environ, note)
-            size = 0
+            size, link = 0, self._link
             try:
+                if link:
+                    time.sleep(link[1])
                 for chunk in body:
                     size += len(chunk)
-                    yield chunk
+                    if not link:
+                        yield chunk
+                        continue
+                    for at in range(0, len(chunk), self.PIECE):
+                        piece = chunk[at:at + self.PIECE]
+                        self._send(len(piece), link[0])
+                        yield piece
             finally:
                 if hasattr(body, "close"):
                     body.close()
