@@ -288,15 +288,21 @@ def show(report: dict) -> None:
           f"load average {report['load_average']} on {os.cpu_count()} cores")
 
 
-def main(argv=None) -> int:
-    """Run one classroom per N and print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_class_options(parser: argparse.ArgumentParser, linger: str) -> None:
+    """The options of a class (how many learners, how they arrive and play, how long each step
+    may take, how long to watch after), shared with bench/hub.py; ``linger`` is its help."""
     parser.add_argument("--learners", type=int, nargs="+", default=[10, 20, 30])
     parser.add_argument("--clicks", type=int, default=3, help="cards each learner plays")
     parser.add_argument("--spread", type=float, default=10.0, help="seconds over which learners arrive")
     parser.add_argument("--render-timeout", type=float, default=300.0)
     parser.add_argument("--click-timeout", type=float, default=60.0)
-    parser.add_argument("--linger", type=float, default=120.0, help="seconds to wait before counting kernels left")
+    parser.add_argument("--linger", type=float, default=120.0, help=linger)
+
+
+def main(argv=None) -> int:
+    """Run one classroom per N and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_class_options(parser, "seconds to wait before counting kernels left")
     parser.add_argument("--rounds", type=int, default=1,
                         help="classes in a row on the same server (memory after each)")
     parser.add_argument("--server-args", default="", help="extra options for calijack.serve's lesson server")

@@ -307,12 +307,7 @@ def show(report: dict, pool: dict | None) -> None:
 def main(argv=None) -> int:
     """One class per N on the hub, then on calijack.serve --sandbox-pool 30; print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--learners", type=int, nargs="+", default=[10, 20, 30])
-    parser.add_argument("--clicks", type=int, default=3, help="cards each learner plays")
-    parser.add_argument("--spread", type=float, default=10.0, help="seconds over which learners arrive")
-    parser.add_argument("--render-timeout", type=float, default=300.0)
-    parser.add_argument("--click-timeout", type=float, default=60.0)
-    parser.add_argument("--linger", type=float, default=120.0, help="seconds after they leave")
+    classroom.add_class_options(parser, "seconds after they leave")
     parser.add_argument("--no-classroom", action="store_true", help="skip calijack.serve --sandbox-pool 30")
     parser.add_argument("--prestart", action="store_true",
                         help="the teacher starts every learner's server before the class (Start All)")
@@ -320,10 +315,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     for n in args.learners:
-        report = run(max(1, min(n, 100)), args)
+        size = max(1, min(n, 100))
+        report = run(size, args)
         pool = None
         if not args.no_classroom:
-            pool = classroom.run(max(1, min(n, 100)), argparse.Namespace(
+            pool = classroom.run(size, argparse.Namespace(
                 spread=args.spread, render_timeout=args.render_timeout, click_timeout=args.click_timeout,
                 clicks=args.clicks, linger=args.linger, rounds=1, server_args="--sandbox-pool 30"))
         print(json.dumps({"hub": report, "serve_pool30": pool}) if args.json else "", end="\n" if args.json else "")
