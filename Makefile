@@ -6,6 +6,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 BOOK_PORT ?= 8000
 VOILA_PORT ?= 8866
+# The live site's archives: stored, for a host that compresses them (make serve does), or
+# deflated, for a host that sends .zip and .whl as they are (README: Publishing the book).
+LITE_ARCHIVES ?= stored
 
 .PHONY: env chromium npm lite book test test-fast serve bench lighthouse lock clean hub hub-env
 
@@ -39,7 +42,7 @@ npm:
 # The live lessons' static site (_build/lite): the Pyodide runtime, the kernel's wheels and
 # JupyterLite's REPL. Downloads are pinned and cached in _build/lite-cache (see lite/build_lite.py).
 lite: env npm
-	$(PY) lite/build_lite.py
+	$(PY) lite/build_lite.py --archives $(LITE_ARCHIVES)
 
 # The book's execution cache is keyed by each notebook's own code: when the engine changes,
 # the cache and the read pages go, so every chapter runs (and asserts) again against the

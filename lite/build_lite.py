@@ -71,6 +71,10 @@ PYODIDE_VERSION = "314.0.6"
 PYTHON_VERSION = "3.14"
 # The runtime files of the npm package that the site needs (no source maps, no TypeScript).
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+# The runtime's files in the order Python's start needs them; the wheels come after.
+START_ORDER = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+# Python's interpreter: what "Play live" downloads first, alone (book/_live/calijack-live.js).
+INTERPRETER = START_ORDER[:3]
 # Wheels downloaded for their JupyterLab extension only: they are not installed in the kernel.
 FRONTEND_ONLY = {"jupyterlab-widgets", "jupyterlite-pyodide-kernel"}
 # The kernel's own wheels, shipped inside the jupyterlite-pyodide-kernel wheel.
@@ -326,6 +330,13 @@ def pyodide_lock(runtime: Path, wheels: list[Path]) -> dict:
 # The lessons and the JupyterLite site
 
 
+def download_order(name: str, size: int) -> tuple:
+    """Sort key of a runtime file for "Play live": :data:`START_ORDER` first, in that order,
+    then the wheels, largest first."""
+    first = START_ORDER.index(name) if name in START_ORDER else len(START_ORDER)
+    return first, -size, name
+
+
 def lesson_code(source: Path) -> list[str]:
     """The code cells of a lesson, in order, without the static book's stand-ins."""
     nb = json.loads(source.read_text(encoding="utf-8"))
@@ -422,8 +433,9 @@ def lite_build(stage: Path, out: Path, extensions: list[Path]) -> None:
          "--output-dir", str(out)], cwd=stage, stdout=subprocess.DEVNULL)
 
 
-def build(out: Path, cache: Path) -> dict:
-    """Build the whole lite site into ``out``; return a summary (files, bytes, seconds)."""
+def build(out: Path, cache: Path, archives: str = "stored") -> dict:
+    """Build the whole lite site into ``out``; return a summary (files, bytes, seconds).
+    ``archives``: how the wheels and the standard library zip are written (lite/start_split.py)."""
     started = time.monotonic()
     cache.mkdir(parents=True, exist_ok=True)
     runtime = pyodide_runtime(cache)
@@ -467,7 +479,7 @@ def build(out: Path, cache: Path) -> dict:
             log(f"warning: a lesson failed while compiling its start (it is left as source): {error}")
         wheels = [target / compiled["renamed"].get(w.name, w.name) for w in kernel]
         # The start only in what Python loads; the other modules fetched if ever imported.
-        split = start_split.split_runtime(target, out / REST_DIR, KERNEL_START / "rest_import.py")
+        split = start_split.split_runtime(target, out / REST_DIR, KERNEL_START / "rest_import.py", archives)
         log(f"{split['modules_left_out']} modules the start does not import are left to "
             f"{split['rest_files']} zips fetched on demand ({split['rest_bytes'] / 1e6:.1f} MB)")
         lock = pyodide_lock(runtime, wheels)
@@ -477,11 +489,14 @@ def build(out: Path, cache: Path) -> dict:
         # What the book's "Play live" needs: each lesson's code, the runtime's files with
         # their sizes (it downloads them first, to say how far along it is), and the name of
         # the cache where a browser keeps its started Python (then nothing needs downloading).
-        # Largest first: the long downloads start before the REPL's own requests queue up.
-        # "gzip_bytes" is what a host that compresses sends: the page tells the reader that figure.
+        # In the order Python needs them (the page downloads them two at a time, in this order):
+        # the interpreter, the standard library, the list of packages, then the wheels, largest
+        # first. "gzip_bytes" is what a host that compresses sends: the page tells the reader that figure.
+        # "interpreter": the files the page downloads before it opens the REPL (calijack-live.js).
         runtime_files = sorted(({"name": p.name, "bytes": p.stat().st_size,
-                                 "gzip_bytes": len(gzip.compress(p.read_bytes(), 6))} for p in target.iterdir()),
-                               key=lambda f: (-f["bytes"], f["name"]))
+                                 "gzip_bytes": len(gzip.compress(p.read_bytes(), 6)),
+                                 "interpreter": p.name in INTERPRETER} for p in target.iterdir()),
+                               key=lambda f: download_order(f["name"], f["bytes"]))
         # Files of the app a lesson may fetch where the first lesson played did not (the app's
         # fonts): the book's service worker keeps them after a first "Play live" (offline).
         offline = sorted(p.relative_to(out).as_posix() for p in out.rglob(OFFLINE_TOO))
@@ -499,9 +514,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python lite/build_lite.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=REPO / "_build" / "lite")
     parser.add_argument("--cache", type=Path, default=REPO / "_build" / "lite-cache")
+    parser.add_argument("--archives", choices=sorted(start_split.ARCHIVES), default="stored",
+                        help="stored (the default: for a host that compresses them, as `make serve` "
+                             "does) or deflated (for a host that sends .zip and .whl as they are)")
     args = parser.parse_args(argv)
     try:
-        summary = build(args.out.resolve(), args.cache.resolve())
+        summary = build(args.out.resolve(), args.cache.resolve(), args.archives)
     except (BuildError, pycompile.CompileError) as exc:
         print(f"build_lite: {exc}", file=sys.stderr)
         return 1

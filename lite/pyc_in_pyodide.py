@@ -67,9 +67,23 @@ RECORDER = ImportRecorder()
 sys.meta_path.insert(0, RECORDER)
 
 
-def pyc_bytes(source: bytes, filename: str) -> bytes:
-    """A sourceless ``.pyc`` of ``source``: timestamp header with zeros (no source to check)."""
-    code = compile(source, filename, "exec", dont_inherit=True)
+# Compiled as ``python -OO`` would (no docstrings, no asserts): every module of the start but
+# :data:`OWN_PACKAGE`'s, whose asserts are the engine's own checks and stay, as in Voila.
+# Docstrings are a sixth of the standard library's bytecode; no lesson reads one (the live app
+# has no code input, so no ``help()`` and no ``?``).
+OPTIMIZE = 2
+
+
+def optimize_level(member: str) -> int:
+    """The ``compile`` optimisation of an archive member: 0 for :data:`OWN_PACKAGE`'s own modules,
+    :data:`OPTIMIZE` for the rest (the standard library, the kernel, IPython, the widgets)."""
+    return 0 if member.split("/", 1)[0] == OWN_PACKAGE else OPTIMIZE
+
+
+def pyc_bytes(source: bytes, filename: str, optimize: int = 0) -> bytes:
+    """A sourceless ``.pyc`` of ``source``: timestamp header with zeros (no source to check),
+    compiled at ``optimize`` (0, 1 or 2, as ``compile`` takes it)."""
+    code = compile(source, filename, "exec", dont_inherit=True, optimize=optimize)
     header = importlib.util.MAGIC_NUMBER + bytes(8) + (len(source) & 0xFFFFFFFF).to_bytes(4, "little")
     return header + marshal.dumps(code)
 
@@ -82,7 +96,7 @@ def compile_archive(source: Path, target: Path, members: set[str], prefix: str) 
         for info in zin.infolist():
             name, data = info.filename, zin.read(info)
             if name in members:
-                data, name = pyc_bytes(data, prefix + name), name + "c"
+                data, name = pyc_bytes(data, prefix + name, optimize_level(name)), name + "c"
                 done += 1
             elif name.endswith(".dist-info/RECORD"):
                 record = info

@@ -7,10 +7,12 @@ import gzip
 import hashlib
 import http.client
 import os
+import random
 import signal
 import subprocess
 import sys
 import threading
+import zipfile
 from urllib.parse import urlsplit
 
 import pytest
@@ -20,6 +22,8 @@ from calijack.serve.static import IMMUTABLE, REVALIDATE, cache_control, precompr
 TEXT = "<!DOCTYPE html><title>x</title>" + "<p>California Jack</p>" * 200
 SCRIPT = "console.log(1);\n" * 100
 WASM = b"\0asm" + b"\1" * 4000
+# Noise, the same each run: a deflated archive of it cannot be compressed again.
+NOISE = random.Random(7).randbytes(6000)
 
 
 def make_site(root):
@@ -35,7 +39,11 @@ def make_site(root):
     (root / "_static" / "state.json").write_text('{"a": 1}' * 200)
     (root / "_static" / "py.asm.wasm").write_bytes(WASM)
     (root / "_static" / "1551f4f60c37af51121f.woff2").write_bytes(b"wOF2" * 100)
-    (root / "_static" / "pkg-1.0-py3-none-any.whl").write_bytes(b"PK" * 1000)
+    with zipfile.ZipFile(root / "_static" / "pkg-1.0-py3-none-any.whl", "w", zipfile.ZIP_DEFLATED) as wheel:
+        wheel.writestr("pkg/noise.bin", NOISE)  # compressed already: no twin pays
+    with zipfile.ZipFile(root / "_static" / "python_stdlib.zip", "w", zipfile.ZIP_STORED) as stored:
+        for number in range(20):  # a stored archive of modules, as the live site's are
+            stored.writestr(f"mod{number}.py", SCRIPT)
     (root / ".buildinfo").write_text("secret-ish")
 
 
@@ -62,19 +70,19 @@ def fetch(url: str, path: str, method: str = "GET", **headers):
 
 def test_precompress_writes_twins_where_they_pay_and_only_once(tmp_path):
     make_site(tmp_path)
-    assert precompress(tmp_path) == 8  # every file but the font, the wheel and the dot-file
+    assert precompress(tmp_path) == 10  # every file but the font and the dot-file
     static = tmp_path / "_static"
-    for name in ("app.js", "mod.mjs", "logo.svg", "state.json", "py.asm.wasm"):
+    for name in ("app.js", "mod.mjs", "logo.svg", "state.json", "py.asm.wasm", "python_stdlib.zip"):
         assert (static / f"{name}.br").is_file() and (static / f"{name}.gz").is_file(), name
     assert brotli.decompress((static / "app.js.br").read_bytes()).decode() == SCRIPT
     assert gzip.decompress((static / "app.js.gz").read_bytes()).decode() == SCRIPT
     # Too small to gain, or compressed already: no twin.
     for name in ("tiny.js", "1551f4f60c37af51121f.woff2", "pkg-1.0-py3-none-any.whl"):
         assert not list(static.glob(f"{name}.*")), name
-    assert precompress(tmp_path) == 1  # the tiny file without twins is tried again, no more
+    assert precompress(tmp_path) == 2  # the files without twins are tried again, no more
     stat = (static / "app.js").stat()
     os.utime(static / "app.js", ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
-    assert precompress(tmp_path) == 2
+    assert precompress(tmp_path) == 3
 
 
 def test_precompress_takes_twins_of_the_same_bytes_from_its_cache(tmp_path):
@@ -83,7 +91,7 @@ def test_precompress_takes_twins_of_the_same_bytes_from_its_cache(tmp_path):
     for root in (first, second):
         root.mkdir()
         make_site(root)
-    assert precompress(first, cache=cache) == 7  # the two index.html are the same bytes
+    assert precompress(first, cache=cache) == 9  # the two index.html are the same bytes
     (second / "_static" / "app.js").write_text("console.log(2);\n" * 100)  # changed
     assert precompress(second, cache=cache) == 1  # app.js alone; the rest comes from the cache
     for name in ("mod.mjs.br", "py.asm.wasm.gz", "state.json.br"):
@@ -94,7 +102,7 @@ def test_precompress_takes_twins_of_the_same_bytes_from_its_cache(tmp_path):
     assert headers["content-encoding"] == "br"
     # The first site's app.js is no file of the second: its entry is gone.
     assert not (cache / hashlib.sha256(SCRIPT.encode()).hexdigest()).exists()
-    assert len([entry for entry in cache.iterdir() if entry.is_dir()]) == 7
+    assert len([entry for entry in cache.iterdir() if entry.is_dir()]) == 9
 
 
 def test_precompress_drops_the_twins_of_a_file_that_is_gone(tmp_path):
@@ -281,7 +289,7 @@ def test_the_command_serves_until_interrupted(tmp_path):
                              "--port", "0", "--precompress"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert proc.stdout.readline().startswith("Compressed 8 files")
+        assert proc.stdout.readline().startswith("Compressed 10 files")
         line = proc.stdout.readline()
         assert line.startswith(f"Serving {tmp_path.resolve()} on http://127.0.0.1:"), line
         url = line.split(" on ", 1)[1].split()[0]

@@ -8,12 +8,14 @@
 //
 // Steps, each said in words in the status line:
 //   1. check that the browser has WebAssembly;
-//   2. fetch the Python runtime and the packages (static/pyodide/), counting bytes to say how
-//      many megabytes are done of how many, and the time left at the rate measured so far (the
-//      kernel then finds them in the HTTP cache), unless this browser keeps a started Python
-//      from an earlier start (lite/kernel/python.mjs): then there is nothing to download;
-//   3. open the REPL in a hidden frame with the lesson's code (lessons.json), code input hidden,
-//      and show only the last cell's output: no prompt, no toolbar, no code;
+//   2. fetch the Python runtime and the packages (static/pyodide/), two at a time, the
+//      interpreter first, counting bytes to say how many megabytes are done of how many, and
+//      the time left at the rate measured so far (the kernel then finds them in the browser's
+//      caches), unless this browser keeps a started Python from an earlier start
+//      (lite/kernel/python.mjs): then there is nothing to download;
+//   3. once the interpreter is here (or at once, with a kept Python), open the REPL in a
+//      hidden frame with the lesson's code (lessons.json), code input hidden, and show only
+//      the last cell's output: no prompt, no toolbar, no code;
 //   4. when the widget is drawn, hide the static demo and show the frame, sized to its content;
 //   5. ask the book's service worker (book/_offline) to keep the few files of the live app that
 //      another lesson may need and this one did not fetch (lessons.json "offline"), so that
@@ -80,8 +82,14 @@
   }
 
   // Download every file of the runtime folder, counting bytes, so the status can say how far.
+  // Two at a time, in the order Python needs them (lessons.json lists them so: the interpreter,
+  // the standard library, then the wheels): on HTTP/1.1 a browser opens six connections to a
+  // host, and a download on each of them would hold back the frame's own page and scripts
+  // (the kernel's worker among them), while the interpreter, shared six ways, came last.
+  var LANES = 2;
   function fetchRuntime(files, onBytes, signal) {
-    return Promise.all(files.map(function (file) {
+    var queue = files.slice();
+    function fetchOne(file) {
       return fetch(LITE + "static/pyodide/" + file.name, { signal: signal }).then(function (response) {
         if (!response.ok) {
           throw new Error("static/pyodide/" + file.name + " (" + response.status + " " + response.statusText + ")");
@@ -100,7 +108,14 @@
       }, function (error) {
         throw new Error("static/pyodide/" + file.name + " (" + error.message + ")");
       });
-    }));
+    }
+    function lane() {
+      var file = queue.shift();
+      return file ? fetchOne(file).then(lane) : Promise.resolve();
+    }
+    var lanes = [];
+    for (var i = 0; i < LANES; i++) lanes.push(lane());
+    return Promise.all(lanes);
   }
 
   // Whether this browser keeps the started Python of this build (Cache Storage ``name``).
@@ -196,21 +211,32 @@
       var total = files.reduce(function (sum, f) { return sum + (f.gzip_bytes || f.bytes); }, 0);
       var loaded = 0;
       var began = Date.now();
-      // The frame starts at once: its page and scripts load while the runtime downloads.
       var frame = document.createElement("iframe");
       frame.className = "cj-live-frame";
       frame.title = "Live lesson: " + (document.title || LESSON);
       frame.setAttribute("hidden", "");
-      frame.src = replUrl(cells);
-      demo.parentNode.insertBefore(frame, demo.nextSibling);
+      function openFrame() {
+        frame.src = replUrl(cells);
+        demo.parentNode.insertBefore(frame, demo.nextSibling);
+        return frame;
+      }
+      function counted(bytes) {
+        loaded = Math.min(total, loaded + bytes);
+        if (!downloads.signal.aborted) say(panel, progressText(loaded, total, (Date.now() - began) / 1000));
+      }
       // A browser that keeps a started Python (lite/kernel/python.mjs) has nothing to download:
-      // reading the runtime again for the count would only slow the start.
+      // reading the runtime again for the count would only slow the start, and the frame opens
+      // at once. Otherwise the interpreter comes first, with the whole network to itself: the
+      // frame (its app, and the kernel's worker, which starts Python) opens once it is here,
+      // and Python starts while the standard library, the wheels and the app download.
       return keptPython(lessons.python_cache).then(function (kept) {
-        if (kept) return frame;
-        return fetchRuntime(files, function (bytes) {
-          loaded = Math.min(total, loaded + bytes);
-          if (!downloads.signal.aborted) say(panel, progressText(loaded, total, (Date.now() - began) / 1000));
-        }, downloads.signal).then(function () { return frame; });
+        if (kept) return openFrame();
+        var first = files.filter(function (f) { return f.interpreter; });
+        var then = files.filter(function (f) { return !f.interpreter; });
+        return fetchRuntime(first, counted, downloads.signal).then(function () {
+          openFrame();
+          return fetchRuntime(then, counted, downloads.signal);
+        }).then(function () { return frame; });
       });
     }).then(function (frame) {
       say(panel, "Starting Python and the lesson…");
