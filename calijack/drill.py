@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .cards import Card
-from .players import get_player
+from .players import get_player, position_rng  # the sandbox's scheme, re-exported
 from .records import deal_record
 from .review import DEFAULT_SAMPLES, MISTAKE, PlayReview, Rating, review
 from .state import State
@@ -88,14 +88,6 @@ def drills_of(state: State, reviews) -> list[Drill]:
             out.append(Drill.of(mistakes[index], walk))
         walk = walk.play(card)
     return out
-
-
-def position_rng(seed: int, deal: int = 0) -> Callable[[State], random.Random]:
-    """A generator per position (``seed``, the deal's number in its match, the plays so far).
-
-    The same scheme as the sandbox's opponent, so one position always gets the same choice.
-    """
-    return lambda state: random.Random(f"{seed}/{deal}/{len(state.plays)}/")
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from typing import Any, Mapping
 from . import records
 from .cards import Card
 from .match import Match
-from .players import LEVELS, PLAYERS, get_player
+from .players import LEVELS, PLAYERS, get_player, position_rng
 from .records import MatchRecord, RecordError
 from .rules import DealError, RuleError, Rules
 from .state import Deal, State, Trick, Verdict, check_seed
@@ -217,7 +217,7 @@ class Session:
         total)`` is called after each card."""
         if not self._state.finished:
             raise SessionError(say("wrong_moment", action="compare this deal", prompt=self.prompt()))
-        from .drill import compare, position_rng  # the expert player loads only when asked for
+        from .drill import compare  # the expert player loads only when asked for
 
         return compare(self._state, self.seat, self._opponent_name, position_rng(self._seed, len(self._done)),
                        self._base.scores, progress=progress)
@@ -349,9 +349,9 @@ class Session:
             raise SessionError(say("wrong_moment", action=action, prompt=self.prompt()))
 
     def _rng(self, state: State, purpose: str = "") -> random.Random:
-        # One generator per position, so the same position always gets the same reply
-        # (undo, then the same card, gives the same game).
-        return random.Random(f"{self._seed}/{len(self._done)}/{len(state.plays)}/{purpose}")
+        # One generator per position (players.position_rng): the same position always gets
+        # the same reply (undo, then the same card, gives the same game).
+        return position_rng(self._seed, len(self._done))(state, purpose)
 
     def _start(self, deal: Deal, seed: int, done: tuple[State, ...], base: Match) -> list[Step]:
         saved = self.__dict__.copy()

@@ -160,3 +160,28 @@ def test_drill_and_compare_for_a_person(capsys):
     assert status == 0 and "accepted:" in out
     status, out, _ = run_main(capsys, "compare", DATA / "good_deal.json", "--seat", 1, "--opponent", "random")
     assert status == 0 and out.startswith("Seat 1 scored ") and "The computer, with the same cards" in out
+
+
+@pytest.mark.parametrize("seed", [3, 11, 2024])
+def test_the_sandbox_and_same_cards_seed_the_computer_alike(seed):
+    """Every card the sandbox's computer played (a random opponent: any other draw would change
+    it) is the card that opponent picks with the generator "Same cards, played by the computer"
+    uses for that position (calijack.players.position_rng), in deal 1 and in deal 2."""
+    from calijack.play import Session
+
+    session = Session(seed=seed, opponent="random")
+    opponent = get_player("random")
+    for deal_number in (0, 1):
+        scores = session.match.scores  # the match before this deal, as the computer saw it
+        while not session.state.finished:
+            session.play(session.state.legal_cards()[-1])
+        state, checked = session.state, 0
+        walk = state.deal.start()
+        for card in state.plays:
+            if walk.to_play != session.seat:
+                view = walk.view(walk.to_play).with_scores(scores)
+                assert opponent.choose(view, position_rng(seed, deal_number)(walk)).card == card
+                checked += 1
+            walk = walk.play(card)
+        assert checked >= 8  # the computer's half of the deal
+        session.next_deal()

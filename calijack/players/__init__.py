@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..state import Deal, State
 from ..text_hints import LEVEL_WORDS
@@ -32,7 +32,7 @@ from .worlds import sample_state
 
 __all__ = ["Decision", "Player", "Knowledge", "RandomPlayer", "BeginnerPlayer", "HeuristicPlayer",
            "SearchPlayer", "ExpertPlayer", "PLAYERS", "LEVELS", "Level", "RULES_OF_THUMB", "DEFAULT_SAMPLES",
-           "get_player", "play_deal", "sample_state", "PlayerError"]
+           "get_player", "play_deal", "sample_state", "PlayerError", "position_rng"]
 
 
 @dataclass(frozen=True)
@@ -99,3 +99,15 @@ def play_deal(deal: Deal, players: Sequence[Player], rng: random.Random | int | 
             on_decision(state, seat, decision, time.perf_counter() - begin, time.process_time() - cpu)
         state = state.play(decision.card)
     return state
+
+
+def position_rng(seed: int, deal: int = 0) -> Callable[..., random.Random]:
+    """The sandbox's randomness, one generator per position: ``rng(state, purpose="")`` for the
+    session's ``seed``, the deal's number in its match, and the plays so far.
+
+    So one position always gets the same choice: undo, then the same card, gives the same
+    game, and "Same cards, played by the computer" (:mod:`calijack.drill`) meets the very
+    opponent the learner met. ``purpose`` keeps apart draws for other ends (a hint)."""
+    def rng(state: State, purpose: str = "") -> random.Random:
+        return random.Random(f"{seed}/{deal}/{len(state.plays)}/{purpose}")
+    return rng
