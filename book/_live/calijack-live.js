@@ -160,6 +160,7 @@
       proto.focus = function (options) {
         return focus.call(this, Object.assign({}, options, { preventScroll: true }));
       };
+      frame.contentWindow.addEventListener("keydown", pressOnEnter);
     }
     var cells = doc.querySelectorAll(".jp-CodeConsole-content > .jp-Cell");
     if (cells.length < cellCount) {
@@ -170,6 +171,20 @@
     if (last.querySelector(".jupyter-widgets, .widget-box, .lm-Widget.jupyter-widgets")) return "ready";
     var error = last.querySelector('[data-mime-type="application/vnd.jupyter.stderr"]');
     return error ? lastLine(error.textContent) : "loading";
+  }
+
+  // Enter on a button of the lesson (the card table's Hint, the review board's Next, an
+  // ipywidgets button such as New deal): JupyterLab's keyboard shortcuts take Enter first in
+  // the REPL and cancel its default, so the browser never presses the button. Press it here,
+  // once JupyterLab is done with the key (a listener on the frame's window hears it last),
+  // and only then: Voila and the static book press it themselves.
+  function pressOnEnter(event) {
+    if (event.key !== "Enter" || !event.defaultPrevented || event.repeat) return;
+    var target = event.target;
+    var button = target && target.closest && target.closest('button, [role="button"]');
+    if (!button || !button.closest(".jp-OutputArea") || button.disabled ||
+        button.getAttribute("aria-disabled") === "true") return;
+    button.click();
   }
 
   function lastLine(text) {

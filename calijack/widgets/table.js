@@ -174,16 +174,6 @@ function render({ model, el }) {
     model.send({ action: "play", card: card.dataset.card });
   });
 
-  // Enter on a button: in the live book's frame (JupyterLab's REPL) the page's own shortcuts
-  // take Enter first and cancel its default, so the button is never pressed; press it here
-  // then (only then: elsewhere the browser presses it itself).
-  el.addEventListener("keydown", (event) => {
-    const button = event.target.closest && event.target.closest("button");
-    if (event.key === "Enter" && event.defaultPrevented && button && el.contains(button) && !button.disabled) {
-      button.click();
-    }
-  });
-
   felt.addEventListener("keydown", (event) => {
     const card = event.target.closest(".cj-play");
     if (!card) return;

@@ -92,9 +92,10 @@ def test_the_live_sandbox_plays_a_whole_deal_by_clicks(book_site, page, page_gua
     assert frame.locator(".cj-sandbox-table").get_attribute("data-plays") == plays
     settle(frame, mirror)
 
-    # Undo takes back the learner's last card and the computer's answer.
+    # Undo takes back the learner's last card and the computer's answer: pressed with Enter,
+    # which JupyterLab's shortcuts cancel in the REPL (calijack-live.js presses the button).
     before = len(mirror.state.plays)
-    frame.locator(".cj-undo").click()
+    frame.locator(".cj-undo").press("Enter")
     mirror.undo()
     assert len(mirror.state.plays) < before
     settle(frame, mirror)
@@ -124,6 +125,17 @@ def test_the_live_sandbox_plays_a_whole_deal_by_clicks(book_site, page, page_gua
     marked = [k for k in range(26) if "cj-board-bad" in (chips.nth(k).get_attribute("class") or "")]
     assert marked == [k for k, r in enumerate(reviews) if r.mistake]
     assert frame.locator(".cj-board .cj-board-summary").inner_text().strip()
+    # The review board's buttons and the ipywidgets buttons answer Enter too, once each.
+    position = frame.locator(".cj-board .cj-board-pos")
+    expect(position).to_have_text(re.compile(r"^Play \d+ of 26$"))
+    first = int(position.inner_text().split()[1])  # the board opens at the first mistake
+    there, back = ("next", "prev") if first < 26 else ("prev", "next")
+    frame.locator(f".cj-board-{there}").press("Enter")
+    expect(position).to_have_text(f"Play {first + 1 if there == 'next' else first - 1} of 26")
+    frame.locator(f".cj-board-{back}").press("Enter")
+    expect(position).to_have_text(f"Play {first} of 26")
+    frame.locator(".cj-new-deal").press("Enter")
+    expect(frame.locator(".cj-sandbox-table")).to_have_attribute("data-plays", re.compile(r"^[0-3]$"))
     page_guard.assert_clean("after reviewing the live deal")
 
 
