@@ -1,0 +1,55 @@
+"""Try your mistakes again, in the Voilà sandbox: a deal played badly by clicks (the first legal
+card each time), reviewed, then its mistakes set up again; one missed twice (the answer shown),
+the next one right. On a phone (390 x 844, touch) and a desk (1280 x 800), with axe.
+
+The live book's test (``test_drills_live.py``) follows the queue and the Practice page; this
+one is the lesson a class runs in Voilà. The right answers come from a mirror session on the
+same seed: the same deal, the same review, the same drills.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from calijack.drill import drills_of
+from test_sandbox import check_screen, open_sandbox, play_while
+
+
+def pick(page, card) -> None:
+    button = page.locator(f'.cj-drill-table .cj-you .cj-play[data-card="{card.code}"]')
+    if page.screen == "phone":
+        button.tap()
+    else:
+        button.click()
+
+
+def test_the_mistakes_of_a_deal_played_in_voila_come_back_to_try_again(voila_app, screen_page, page_checks,
+                                                                       page_guard, monkeypatch):
+    page = screen_page
+    mirror = open_sandbox(page, voila_app, monkeypatch)
+    play_while(page, mirror, lambda m: not m.finished)
+    found = drills_of(mirror.state, mirror.review())
+    assert len(found) >= 2, "the deal must have two mistakes to try"
+
+    page.locator(".cj-review-deal").click()
+    page.wait_for_selector('.cj-board[data-steps="26"]', timeout=120_000)
+    start = page.locator(".cj-drill-start")
+    expect(start).to_be_visible()
+    start.press("Enter")                                      # by keyboard
+    message = page.locator(".cj-message")
+    expect(message).to_contain_text(f"Mistake 1 of {len(found)}", timeout=30_000)
+    first, second = found[0], found[1]
+    assert page.locator(".cj-drill-table").get_attribute("data-plays") == str(len(first.position.plays))
+    check_screen(page, page_checks, f"with a mistake set up again ({page.screen})")
+
+    wrong = next(c for c in first.values if c not in first.accept)
+    pick(page, wrong)
+    expect(message).to_contain_text("One more try")
+    assert str(first.best) not in message.inner_text()        # no answer yet
+    pick(page, wrong)
+    expect(message).to_contain_text(f"The answer: {first.best}")
+    page.locator(".cj-drill-next").press("Space")
+    expect(message).to_contain_text(f"Mistake 2 of {len(found)}")
+    pick(page, second.best)
+    expect(message).to_contain_text("Right")
+    page_guard.assert_clean(f"after trying mistakes again in Voilà ({page.screen})")
