@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
@@ -434,6 +435,33 @@ def test_a_second_build_downloads_nothing(tmp_path):
     files = lambda site: sorted(p.relative_to(site).as_posix() for p in site.rglob("*")  # noqa: E731
                                 if p.is_file() and p.suffix not in TWINS)  # the book adds the twins
     assert files(out) == files(LITE)
+
+
+def test_a_build_for_a_host_that_does_not_compress_archives_deflates_them(tmp_path):
+    """``make book LITE_ARCHIVES=deflated`` (README: Publishing the book): the same site, every
+    archive of the runtime and every on-demand zip deflated inside; the default build's are
+    stored (its host compresses them whole)."""
+    out = tmp_path / "lite"
+    done = subprocess.run([sys.executable, str(REPO / "lite" / "build_lite.py"), "--out", str(out),
+                           "--archives", "deflated"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+    def archives(site: Path) -> list[Path]:
+        return sorted([*(site / "static" / "pyodide").glob("*.whl"), site / "static" / "pyodide" / "python_stdlib.zip",
+                       *(site / "static" / "calijack" / "rest").glob("*.zip")])
+
+    def methods(paths) -> set[int]:
+        found = set()
+        for path in paths:
+            with zipfile.ZipFile(path) as archive:
+                found |= {info.compress_type for info in archive.infolist() if info.file_size}
+        return found
+
+    assert [p.relative_to(out) for p in archives(out)] == [p.relative_to(LITE) for p in archives(LITE)]
+    assert methods(archives(out)) == {zipfile.ZIP_DEFLATED}
+    assert methods(archives(LITE)) == {zipfile.ZIP_STORED}
+    sent = lambda site: sum(p.stat().st_size for p in archives(site))  # noqa: E731
+    assert sent(out) < 0.6 * sent(LITE)  # sent as they are, deflated archives are the smaller
 
 
 @pytest.fixture(autouse=True)
