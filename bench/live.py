@@ -24,7 +24,7 @@ Serves the built book (``_build/html``, with its live part ``lite/``) on 127.0.0
   showing it (the page's own clock, as ``bench/click_latency.py`` measures Voilà);
 - *review*: "Review this deal" in the live sandbox, a finished deal loaded as a record: from
   the press to the review board (the coach rates 26 plays in the browser's Python);
-- *decisions by level*: each opponent's decision time inside the browser's Python (the REPL
+- *decisions by level*: each opponent's decision time inside the browser's Python (the live page
   runs whole deals, the level against Casual, timing each of its choices that has more than
   one legal card); ``--levels-only`` takes only these (from the HTTP cache's warm start), and
   ``--write-ladder`` stores them in ``calijack/data/ladder.json`` (``browser_ms``) for the book;
@@ -74,7 +74,7 @@ LEGAL = ".cj-hand .cj-hand-card.cj-legal, .cj-you .cj-play.cj-can"
 FIRST_CARD = (".cj-sandbox:not(.cj-busy) .cj-hand .cj-hand-card.cj-legal, "
               ".cj-table-view:not(.cj-busy) .cj-you .cj-play.cj-can")
 START_MS = 300_000
-# Runs in the browser's Python (the REPL): each level's decisions with a choice, timed one by one.
+# Runs in the browser's Python (the live page, lite/play/): each level's decisions with a choice, timed one by one.
 LEVELS_CODE = """
 import json, random
 from calijack import Deal
@@ -172,10 +172,9 @@ def review_seconds(frame) -> float:
 
 def level_decisions(page, url: str, decisions: int) -> dict:
     """Each level's decision times (ms) in the browser's Python, by level name."""
-    query = urlencode([("kernel", "python"), ("showBanner", "0"),
-                       ("code", LEVELS_CODE.format(decisions=decisions))])
-    page.goto(f"{url}lite/repl/index.html?{query}")
-    out = page.locator(".jp-OutputArea-output", has_text="CJ-LEVELS")
+    query = urlencode([("code", LEVELS_CODE.format(decisions=decisions))])
+    page.goto(f"{url}lite/play/index.html?{query}")
+    out = page.locator(".cj-play-stream", has_text="CJ-LEVELS")
     out.wait_for(timeout=START_MS + 60_000 * 10)
     times = json.loads(out.inner_text().split("CJ-LEVELS", 1)[1])
     return {name: summary([s * 1000 for s in seconds]) for name, seconds in times.items()}

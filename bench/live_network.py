@@ -37,13 +37,15 @@ NEEDED_BY = (
     ("lite/static/pyodide/pyodide.mjs", "Pyodide's loader"),
     ("lite/static/pyodide/pyodide-lock.json", "Pyodide: the list of packages to load"),
     ("lite/static/calijack/rest/", "a module the start does not import (fetched on demand)"),
-    ("lite/static/calijack/", "the early start, and the kept Python (lite/kernel)"),
+    ("lite/static/calijack/", "the kernel's start and kept Python (lite/kernel), comlink, anywidget's front end"),
     ("lite/extensions/@jupyter-widgets/", "the widget manager (ipywidgets' front end)"),
     ("lite/extensions/anywidget/", "anywidget's front end (the sandbox's card table)"),
     ("lite/extensions/@jupyterlite/pyodide-kernel-extension/", "the Pyodide kernel (its worker)"),
+    ("lite/play/", "the live lesson's page (lite/play/)"),
     ("lite/build/", "JupyterLite's REPL app"),
     ("lite/lessons.json", "Play live: the lessons' code, the runtime's sizes"),
-    ("lite/", "JupyterLite's REPL page and settings"),
+    ("_static/", "the book's widget manager (its demos use it too)"),
+    ("lite/", "the live site's settings (jupyter-lite.json)"),
 )
 
 

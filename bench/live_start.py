@@ -2,14 +2,14 @@
 
 Used by ``bench/live.py``. Two views of one start:
 
-- *milestones* of the real start, from the page, the REPL frame and the kernel's worker (each
-  clock turned into wall time): the click; the REPL page begins; the kernel's worker is
-  made (early: ``lite/kernel/early.js``), and what its Python says of its start (kept for
-  the next start, or restored from the kept copy); the worker has the runtime
-  (``pyodide.asm.wasm``) and the stdlib; each lesson cell is done (the REPL runs them once
-  the kernel is up, so the first cell's end follows the kernel's start); the widget is drawn;
-  the first legal card can be clicked. Recorded by
-  :data:`RECORDER_JS`, which the bench puts in every frame.
+- *milestones* of the real start, from the page, the live lesson's frame (``lite/play/``) and
+  the kernel's worker (each clock turned into wall time): the click; the live page begins; the
+  kernel's worker is made (by the live page as it opens), and what its Python says of its
+  start (kept for the next start, or restored from the kept copy); the worker has the runtime
+  (``pyodide.asm.wasm``) and the stdlib; each lesson cell is done (the page runs them once the
+  kernel is up, so the first cell's end follows the kernel's start); the widget is drawn; the
+  first legal card can be clicked. Recorded by :data:`RECORDER_JS`, which the bench puts in
+  every frame.
 - *Python's phases*, timed in a bare worker that loads the site's own Pyodide as the kernel
   does (no JupyterLite around it): the runtime's start (WebAssembly, stdlib), installing the
   wheels, the kernel's imports, the lesson's imports, ``Sandbox()``.
@@ -28,16 +28,16 @@ RECORDER_JS = """(() => {
   const cj = window.__cjStart = {origin: performance.timeOrigin, worker: null, cells: [], widget: null};
   const W = window.Worker;
   if (W) window.Worker = new Proxy(W, {construct(target, args) { cj.worker = cj.worker || now(); return new target(...args); }});
-  if (!location.pathname.includes("/repl/")) return;
+  if (!location.pathname.includes("/lite/play/")) return;
   const look = () => {
-    document.querySelectorAll(".jp-CodeConsole-content > .jp-Cell").forEach((cell, i) => {
+    document.querySelectorAll("#cj-play > .cj-play-cell").forEach((cell, i) => {
       const c = cj.cells[i] = cj.cells[i] || {added: now(), done: null};
-      const prompt = cell.querySelector(".jp-InputPrompt");
-      if (!c.done && prompt && /\\[\\d+\\]/.test(prompt.textContent)) c.done = now();
+      if (!c.done && cell.hasAttribute("data-done")) c.done = now();
     });
-    if (!cj.widget && document.querySelector(".jp-CodeConsole-content .jupyter-widgets")) cj.widget = now();
+    if (!cj.widget && document.querySelector("#cj-play .jupyter-widgets")) cj.widget = now();
   };
-  new MutationObserver(look).observe(document, {subtree: true, childList: true, characterData: true});
+  new MutationObserver(look).observe(document, {subtree: true, childList: true, characterData: true,
+                                                attributes: true, attributeFilter: ["data-done"]});
 })();"""
 
 # The kernel's worker: when it was made, and when it had each runtime file.
@@ -112,16 +112,16 @@ def browser_cpu_seconds() -> float:
 def milestones(page, clicked_at: float) -> list[tuple[str, float]]:
     """Seconds from the click to each milestone of the start just made (see the module doc)."""
     frame = page.locator("iframe.cj-live-frame").element_handle().content_frame()
-    repl = frame.evaluate("() => window.__cjStart")
-    marks = [("REPL page begins", repl["origin"]), ("kernel worker made", repl["worker"])]
+    live = frame.evaluate("() => window.__cjStart")
+    marks = [("live page begins", live["origin"]), ("kernel worker made", live["worker"])]
     workers = [w for w in page.workers if "worker" in w.url or "/calijack/start.mjs" in w.url]
     if workers:
         files = dict(workers[-1].evaluate(WORKER_JS)["files"])
         marks += [("worker has the runtime (wasm)", files.get("pyodide.asm.wasm")),
                   ("worker has the stdlib", files.get("python_stdlib.zip"))]
-    for number, cell in enumerate(repl["cells"], 1):
+    for number, cell in enumerate(live["cells"], 1):
         marks.append((f"lesson cell {number} done (kernel up before)", cell["done"]))
-    marks.append(("widget drawn", repl["widget"]))
+    marks.append(("widget drawn", live["widget"]))
     return [(name, round((at / 1000) - clicked_at, 2)) for name, at in marks if at]
 
 

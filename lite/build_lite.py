@@ -110,10 +110,16 @@ WHEEL_EPOCH = "1767225600"
 BOOK_ONLY_TAG = "book-only"
 # The early start of the kernel's Python, and its snapshot (lite/kernel/, see python.mjs).
 KERNEL_START = HERE / "kernel"
+# The live lesson's page (lite/play/), and anywidget's front end as an AMD module in its wheel.
+PLAY_PAGE = HERE / "play"
+ANYWIDGET_AMD = "anywidget/nbextension/index.js"
+SOURCE_MAP = re.compile(r"^//# sourceMappingURL=.*$", re.MULTILINE)
 # Where the modules the start leaves out are (lite/start_split.py), in the site.
 REST_DIR = "static/calijack/rest"
-# The app's files kept for offline use after a first "Play live" besides those it fetched.
-OFFLINE_TOO = "build/*.woff2"
+# The live page's files kept for offline use after a first "Play live" besides those it fetched:
+# anywidget's front end, which RequireJS loads only for a lesson with an anywidget (the sandbox,
+# the practice puzzles), not for one with ipywidgets alone.
+OFFLINE_TOO = "static/calijack/anywidget.js"
 KERNEL_WORKER_GLOB = "extensions/@jupyterlite/pyodide-kernel-extension/static/comlink.worker.*.js"
 # Imported before the snapshot, besides the lessons' own imports: what the kernel and every
 # widget lesson import. Not piplite, micropip or pyodide_kernel: they hold JavaScript objects,
@@ -414,6 +420,28 @@ def install_kernel_start(out: Path, packages: list[str], preload: list[str]) -> 
     return digest
 
 
+def install_play_page(out: Path, digest: str, runtime: Path, anywidget: Path) -> None:
+    """Put the live lesson's page (lite/play/) into the site, with what it loads besides the
+    book's own widget manager: comlink (npm, beside the Pyodide runtime) and anywidget's front
+    end as an AMD module (the ``nbextension`` of its wheel, the very version the kernel has)."""
+    play = out / "play"
+    play.mkdir(parents=True, exist_ok=True)
+    page = (PLAY_PAGE / "index.html").read_text(encoding="utf-8")
+    (play / "index.html").write_text(fill(page, {"__DIGEST__": digest}, "../play/index.html"), encoding="utf-8")
+    shutil.copy2(PLAY_PAGE / "play.mjs", play / "play.mjs")
+    target = out / "static" / "calijack"
+    comlink = runtime.parent / "comlink" / "dist" / "esm" / "comlink.min.mjs"
+    if not comlink.is_file():
+        raise BuildError(f"{comlink} is missing: lite/package.json pins comlink, run the build again")
+    (target / "comlink.mjs").write_text(SOURCE_MAP.sub("", comlink.read_text(encoding="utf-8")), encoding="utf-8")
+    with zipfile.ZipFile(anywidget) as wheel:
+        try:
+            front_end = wheel.read(ANYWIDGET_AMD).decode("utf-8")
+        except KeyError:
+            raise BuildError(f"{anywidget.name} has no {ANYWIDGET_AMD}: anywidget changed its layout") from None
+    (target / "anywidget.js").write_text(SOURCE_MAP.sub("", front_end), encoding="utf-8")
+
+
 def lite_config(packages: list[str]) -> dict:
     """``jupyter-lite.json`` from ``lite/jupyter-lite.json``, with the packages to preload."""
     config = json.loads((HERE / "jupyter-lite.json").read_text())
@@ -485,6 +513,7 @@ def build(out: Path, cache: Path, archives: str = "stored") -> dict:
         lock = pyodide_lock(runtime, wheels)
         (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
         digest = install_kernel_start(out, packages, snapshot_imports(lessons))
+        install_play_page(out, digest, runtime, by_name["anywidget"])
         log(f"the kernel starts early, its Python kept in the browser as calijack-python-{digest}")
         # What the book's "Play live" needs: each lesson's code, the runtime's files with
         # their sizes (it downloads them first, to say how far along it is), and the name of
@@ -497,8 +526,8 @@ def build(out: Path, cache: Path, archives: str = "stored") -> dict:
                                  "gzip_bytes": len(gzip.compress(p.read_bytes(), 6)),
                                  "interpreter": p.name in INTERPRETER} for p in target.iterdir()),
                                key=lambda f: download_order(f["name"], f["bytes"]))
-        # Files of the app a lesson may fetch where the first lesson played did not (the app's
-        # fonts): the book's service worker keeps them after a first "Play live" (offline).
+        # Files a lesson may fetch where the first lesson played did not (OFFLINE_TOO): the
+        # book's service worker keeps them after a first "Play live" (offline).
         offline = sorted(p.relative_to(out).as_posix() for p in out.rglob(OFFLINE_TOO))
         (out / "lessons.json").write_text(json.dumps({"lessons": lessons, "runtime": runtime_files,
                                                       "python_cache": f"calijack-python-{digest}",

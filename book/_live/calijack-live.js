@@ -1,10 +1,10 @@
 // calijack: "Play live" on a lesson page (added by book/_ext/calijack_live.py).
 //
 // The page's demo is static (precomputed frames). Pressing "Play live" starts Python in the
-// reader's browser: JupyterLite's REPL with the Pyodide kernel (the site's lite/ folder, built
-// by lite/build_lite.py) runs the lesson's code cells, the same cells Voila runs, and its
-// last output, the live widget, replaces the static demo in place. Nothing of lite/ is
-// fetched before the press.
+// reader's browser: the live lesson's page (lite/play/, built by lite/build_lite.py) runs the
+// Pyodide kernel in a worker and the lesson's code cells in it, the same cells Voila runs, and
+// draws its last output, the live widget, with the book's own widget manager; the frame then
+// replaces the static demo in place. Nothing of lite/ is fetched before the press.
 //
 // Steps, each said in words in the status line:
 //   1. check that the browser has WebAssembly;
@@ -13,9 +13,8 @@
 //      the time left at the rate measured so far (the kernel then finds them in the browser's
 //      caches), unless this browser keeps a started Python from an earlier start
 //      (lite/kernel/python.mjs): then there is nothing to download;
-//   3. once the interpreter is here (or at once, with a kept Python), open the REPL in a
-//      hidden frame with the lesson's code (lessons.json), code input hidden, and show only
-//      the last cell's output: no prompt, no toolbar, no code;
+//   3. once the interpreter is here (or at once, with a kept Python), open the lesson's page in
+//      a hidden frame with the lesson's code (lessons.json); it shows the last cell's output;
 //   4. when the widget is drawn, hide the static demo and show the frame, sized to its content;
 //   5. ask the book's service worker (book/_offline) to keep the few files of the live app that
 //      another lesson may need and this one did not fetch (lessons.json "offline"), so that
@@ -36,26 +35,6 @@
   var WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]';
   // How long after a live start the few more files for offline use are fetched.
   var KEEP_AFTER_MS = 5000;
-  // Hides the REPL's own chrome inside the frame: the app view is the widget alone.
-  var FRAME_CSS = [
-    // Lumino lays the REPL out in absolute boxes as tall as the window, the prompt cell
-    // taking half: let the console flow instead, so the frame can take the widget's height.
-    "html, body { background: transparent !important; height: auto !important; overflow: hidden !important; }",
-    "body > .jp-ThemedContainer, .jp-ConsolePanel, .jp-ConsolePanel .lm-Panel, .jp-CodeConsole,",
-    ".jp-CodeConsole-split, .jp-CodeConsole-content, .jp-CodeConsole-content > .jp-Cell {",
-    "  position: static !important; width: auto !important; height: auto !important;",
-    "  min-height: 0 !important; overflow: visible !important; contain: none !important;",
-    "  padding: 0 !important; margin: 0 !important; }",
-    ".jp-Toolbar, .jp-CodeConsole-banner, .jp-CodeConsole-input, .lm-SplitPanel-handle,",
-    ".jp-Notification-Status, .jp-InputArea, .jp-InputPrompt, .jp-OutputPrompt,",
-    ".jp-Cell-inputWrapper, .jp-Collapser, .jp-Placeholder { display: none !important; }",
-    // The lesson's earlier cells set it up; the book page already shows what they print.
-    ".jp-CodeConsole-content > .jp-Cell:not(:last-child) { display: none !important; }",
-    // No scroll box inside the frame: focusing a card would scroll it between the press and
-    // the release of the mouse button, and the click would be lost.
-    ".jp-Cell-outputWrapper, .jp-OutputArea, .jp-OutputArea-child, .jp-OutputArea-output {",
-    "  padding: 0 !important; margin: 0 !important; overflow: visible !important; }",
-  ].join("\n");
 
   function say(panel, text, failed) {
     var status = panel.querySelector(".cj-live-status");
@@ -135,72 +114,30 @@
     }, KEEP_AFTER_MS);
   }
 
-  function replUrl(cells) {
-    var query = new URLSearchParams([["kernel", "python"], ["toolbar", "0"], ["showBanner", "0"],
-                                     ["hideCodeInput", "1"]]);
+  function playUrl(cells) {
+    var query = new URLSearchParams();
     cells.forEach(function (code) { query.append("code", code); });
-    return LITE + "repl/index.html?" + query.toString();
+    return LITE + "play/index.html?" + query.toString();
   }
 
-  // The state of the lesson inside the frame: "loading", "ready" or an error text.
-  function frameState(frame, cellCount) {
+  // The state of the lesson inside the frame (lite/play/: its <main id="cj-play">):
+  // "loading", "ready" or an error, in words.
+  function frameState(frame) {
     var doc = frame.contentDocument;
-    if (!doc || !doc.head) return "loading";
-    if (doc.URL.indexOf("/repl/") < 0) return "loading";  // still the frame's first, blank page
-    if (!doc.getElementById("cj-live-css")) {
-      var style = doc.createElement("style");
-      style.id = "cj-live-css";
-      style.textContent = FRAME_CSS;
-      doc.head.appendChild(style);
-      // JupyterLab focuses its panel when a card is pressed; focus scrolls the book page to
-      // that panel between the press and the release, and the click is lost. Focus without
-      // scrolling: the frame is as tall as its content, so nothing in it needs scrolling to.
-      var proto = frame.contentWindow.HTMLElement.prototype;
-      var focus = proto.focus;
-      proto.focus = function (options) {
-        return focus.call(this, Object.assign({}, options, { preventScroll: true }));
-      };
-      frame.contentWindow.addEventListener("keydown", pressOnEnter);
-    }
-    var cells = doc.querySelectorAll(".jp-CodeConsole-content > .jp-Cell");
-    if (cells.length < cellCount) {
-      var errors = doc.querySelectorAll('.jp-CodeConsole-content [data-mime-type="application/vnd.jupyter.stderr"]');
-      return errors.length ? lastLine(errors[errors.length - 1].textContent) : "loading";
-    }
-    var last = cells[cells.length - 1];
-    if (last.querySelector(".jupyter-widgets, .widget-box, .lm-Widget.jupyter-widgets")) return "ready";
-    var error = last.querySelector('[data-mime-type="application/vnd.jupyter.stderr"]');
-    return error ? lastLine(error.textContent) : "loading";
-  }
-
-  // Enter on a button of the lesson (the card table's Hint, the review board's Next, an
-  // ipywidgets button such as New deal): JupyterLab's keyboard shortcuts take Enter first in
-  // the REPL and cancel its default, so the browser never presses the button. Press it here,
-  // once JupyterLab is done with the key (a listener on the frame's window hears it last),
-  // and only then: Voila and the static book press it themselves.
-  function pressOnEnter(event) {
-    if (event.key !== "Enter" || !event.defaultPrevented || event.repeat) return;
-    var target = event.target;
-    var button = target && target.closest && target.closest('button, [role="button"]');
-    if (!button || !button.closest(".jp-OutputArea") || button.disabled ||
-        button.getAttribute("aria-disabled") === "true") return;
-    button.click();
-  }
-
-  function lastLine(text) {
-    var lines = text.trim().split("\n").filter(function (l) { return l.trim(); });
-    return "The lesson stopped with an error: " + (lines.length ? lines[lines.length - 1] : "unknown") + ".";
+    var root = doc && doc.getElementById("cj-play");
+    if (!root) return "loading";  // still the frame's first, blank page
+    var state = root.getAttribute("data-state");
+    if (state === "error") return "The lesson stopped with an error: " + (root.getAttribute("data-error") || "unknown") + ".";
+    return state === "ready" ? "ready" : "loading";
   }
 
   function fitFrame(frame) {
-    var doc = frame.contentDocument;
-    var cells = doc.querySelectorAll(".jp-CodeConsole-content > .jp-Cell");
-    var last = cells[cells.length - 1];
+    var root = frame.contentDocument.getElementById("cj-play");
     var resize = function () {
-      frame.style.height = Math.ceil(last.getBoundingClientRect().bottom + 4) + "px";
+      frame.style.height = Math.ceil(root.getBoundingClientRect().bottom + 4) + "px";
     };
     resize();
-    new frame.contentWindow.ResizeObserver(resize).observe(last);
+    new frame.contentWindow.ResizeObserver(resize).observe(root);
   }
 
   function start(panel, button, demo) {
@@ -231,7 +168,7 @@
       frame.title = "Live lesson: " + (document.title || LESSON);
       frame.setAttribute("hidden", "");
       function openFrame() {
-        frame.src = replUrl(cells);
+        frame.src = playUrl(cells);
         demo.parentNode.insertBefore(frame, demo.nextSibling);
         return frame;
       }
@@ -259,7 +196,7 @@
       return new Promise(function (resolve, reject) {
         (function poll() {
           var state;
-          try { state = frameState(frame, cells.length); } catch (e) { state = "loading"; }
+          try { state = frameState(frame); } catch (e) { state = "loading"; }
           if (state === "ready") return resolve(frame);
           if (state !== "loading") return reject(new Error(state));
           if (Date.now() - began > TIMEOUT_MS) {

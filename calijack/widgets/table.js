@@ -85,6 +85,19 @@ function render({ model, el }) {
   let drawn = { table: null, sheet: "" };
 
   const hand = () => Array.from(felt.querySelectorAll(".cj-play"));
+  // Focus ``button`` now, or, drawn in a frame not shown yet (the live book shows its frame
+  // once the lesson is ready), as soon as it can be seen, if nothing else took the focus.
+  const focusOnSight = (button) => {
+    button.focus({ preventScroll: true });
+    if (document.activeElement === button || typeof IntersectionObserver !== "function") return;
+    const sight = new IntersectionObserver((entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      sight.disconnect();
+      const idle = !document.activeElement || document.activeElement === document.body;
+      if (idle && !button.closest("[hidden]")) button.focus({ preventScroll: true });
+    });
+    sight.observe(button);
+  };
   const focusInHand = () => {
     const active = document.activeElement;
     return active && active.classList && active.classList.contains("cj-play") && felt.contains(active)
@@ -136,7 +149,7 @@ function render({ model, el }) {
       offer.hidden = !offered;
       felt.hidden = offered;
       const idle = !document.activeElement || document.activeElement === document.body;
-      if (offered && idle) keepGoing.focus({ preventScroll: true });
+      if (offered && idle) focusOnSight(keepGoing);
     }
     const sheetHtml = model.get("sheet_html");
     if (sheetHtml !== drawn.sheet) {

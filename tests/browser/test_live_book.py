@@ -74,14 +74,15 @@ def start_live(page, book_site, lesson: str, kept: bool | None = False):
 
 def test_the_live_sandbox_plays_a_whole_deal_by_clicks(book_site, page, page_guard):
     scripts: list[str] = []
-    page.on("request", lambda request: scripts.append(request.url) if request.url.endswith(".js") else None)
+    page.on("request", lambda request: scripts.append(request.url)
+            if urlsplit(request.url).path.endswith((".js", ".mjs")) else None)
     frame = start_live(page, book_site, "07_sandbox")
     mirror = Session(seed=SEED)
     settle(frame, mirror)
-    # No lesson shows mathematics: the app loads no typesetter (MathJax's MathML nodes) on the
-    # way to the first card.
-    app = [BOOK_HTML / urlsplit(url).path.lstrip("/") for url in scripts if "/lite/build/" in url]
-    assert app and not [p.name for p in app if "AbstractMmlNode" in p.read_text(encoding="utf-8")]
+    # The live page is the kernel's worker and the book's own widget manager: none of
+    # JupyterLite's app (lite/build/) is loaded on the way to the first card.
+    assert any("/lite/play/play.mjs" in url for url in scripts), scripts
+    assert not [url for url in scripts if "/lite/build/" in url or "/lite/extensions/@jupyter-widgets/" in url]
 
     # Play until some card may not be played; click it: explained, and nothing played.
     play_while(frame, mirror, every_card_is_legal)
@@ -274,16 +275,16 @@ def wait_for_text(page, texts: list[str], needle: str, timeout_ms: int = START_M
     raise AssertionError(f"no console message with {needle!r} in {timeout_ms} ms; saw {texts[-20:]}")
 
 
-def open_repl(page, site_url: str, code: str) -> None:
-    """Open the REPL of the live site at ``site_url`` (a fresh page, so a fresh Python) running ``code``."""
-    query = urlencode([("kernel", "python"), ("showBanner", "0"), ("code", code)])
-    page.goto(f"{site_url}lite/repl/index.html?{query}")
+def open_play(page, site_url: str, code: str) -> None:
+    """Open the live lesson's page of the site at ``site_url`` (a fresh page, so a fresh Python)
+    running ``code``, as "Play live" opens it."""
+    page.goto(f"{site_url}lite/play/index.html?{urlencode([('code', code)])}")
 
 
-def repl_print(page, book_site, code: str, marker: str) -> str:
-    """Run ``code`` in the live site's REPL; return what it printed after ``marker``."""
-    open_repl(page, book_site.url, code)
-    out = page.locator(".jp-OutputArea-output", has_text=marker)
+def play_print(page, book_site, code: str, marker: str) -> str:
+    """Run ``code`` in the live lesson's page; return what it printed after ``marker``."""
+    open_play(page, book_site.url, code)
+    out = page.locator(".cj-play-stream", has_text=marker)
     out.wait_for(timeout=START_MS)
     return out.inner_text().split(marker, 1)[1].strip()
 
@@ -315,17 +316,32 @@ def test_each_restored_python_draws_its_own_random_numbers(book_site, page, page
     it afresh, or every reader would be dealt the same "random" deals on every visit."""
     texts = console_texts(page)
     code = "import random\nprint('CJ-RANDOM', random.getrandbits(64))"
-    first = repl_print(page, book_site, code, "CJ-RANDOM")
+    first = play_print(page, book_site, code, "CJ-RANDOM")
     wait_for_text(page, texts, "kept a started Python in this browser")
-    restored = [repl_print(page, book_site, code, "CJ-RANDOM") for _ in range(2)]
+    restored = [play_print(page, book_site, code, "CJ-RANDOM") for _ in range(2)]
     assert len([t for t in texts if "Python restored from this browser's copy" in t]) == 2, texts
     assert len({first, *restored}) == 3, (first, restored)
-    page_guard.assert_clean("after three starts of the REPL")
+    page_guard.assert_clean("after three starts of the live page")
+
+
+def test_the_start_is_compiled_small_but_calijack_keeps_its_docstrings_and_asserts(book_site, page, page_guard):
+    """The start's bytecode as the build made it (lite/pyc_in_pyodide.py, lite/pyodide_run.mjs):
+    no docstrings and no column ranges for the standard library and the kernel's packages;
+    calijack's own modules keep their docstrings and their asserts."""
+    code = ("import json, calijack.core as core, calijack.players.drive as drive\n"
+            "def strings(code):\n"
+            "    for c in code.co_consts:\n"
+            "        yield from strings(c) if hasattr(c, 'co_consts') else [c] if isinstance(c, str) else []\n"
+            "kept = any('chose an illegal card' in s for s in strings(drive.__loader__.get_code('calijack.players.drive')))\n"
+            "print('CJ-PYC', json.dumps.__doc__ is None, list(json.dumps.__code__.co_positions())[0][2] is None,"
+            " core.__doc__ is not None, kept)")
+    assert play_print(page, book_site, code, "CJ-PYC") == "True True True True"
+    page_guard.assert_clean("after the compiled start's check")
 
 
 def test_a_damaged_copy_of_python_is_replaced_and_the_lesson_still_starts(book_site, page, page_guard):
     texts = console_texts(page)
-    repl_print(page, book_site, "print('CJ-UP', 1)", "CJ-UP")
+    play_print(page, book_site, "print('CJ-UP', 1)", "CJ-UP")
     wait_for_text(page, texts, "kept a started Python in this browser")
     damaged = page.evaluate("""async (name) => {
       const cache = await caches.open(name);
@@ -393,6 +409,8 @@ def test_an_anywidget_from_a_wheel_renders_and_round_trips_a_click(tmp_path, sta
     (wheel,) = (tmp_path / "dist").glob("cjprobe-*.whl")
     site = tmp_path / "site" / "lite"
     shutil.copytree(LITE, site, copy_function=os.link)
+    # The live page draws with the book's widget manager, beside the live site.
+    shutil.copytree(BOOK_HTML / "_static", site.parent / "_static", copy_function=os.link)
     runtime = site / "static" / "pyodide"
     shutil.copy2(wheel, runtime / wheel.name)
     lock_path = runtime / "pyodide-lock.json"
@@ -407,7 +425,7 @@ def test_an_anywidget_from_a_wheel_renders_and_round_trips_a_click(tmp_path, sta
     config_path.unlink()
     config_path.write_text(json.dumps(config))
 
-    open_repl(page, static_site(tmp_path / "site"), "from cjprobe import Probe\nProbe()")
+    open_play(page, static_site(tmp_path / "site"), "from cjprobe import Probe\nProbe()")
     button = page.locator(".cj-probe-button")
     button.wait_for(timeout=START_MS)
     for clicks in (1, 2):

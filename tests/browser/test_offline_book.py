@@ -63,10 +63,10 @@ def test_after_one_visit_and_one_play_live_the_book_works_with_no_network(browse
             page.goto(url + "notebooks/03_legal_play.html")
             page.wait_for_function(CONTROLLED, timeout=120_000)  # the whole book is stored
             play_live(page)
-            # The started Python is kept, and the app's fonts (another lesson needs them).
+            # The started Python is kept, and anywidget's front end (the sandbox needs it).
             for _ in range(600):
                 if any("kept a started Python" in text for text in said) and \
-                        page.evaluate(LIVE_CACHE_FILES, "fa-solid-900.woff2"):
+                        page.evaluate(LIVE_CACHE_FILES, "anywidget.js"):
                     break
                 page.wait_for_timeout(200)
             else:

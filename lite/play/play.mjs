@@ -1,0 +1,294 @@
+// calijack: the live lesson's page (lite/play/index.html), opened by the book's "Play live"
+// (book/_live/calijack-live.js) in a frame, with the lesson's code cells as ?code=… parameters.
+//
+// It is the least that runs a lesson: the Pyodide kernel's own worker (JupyterLite's
+// pyodide-kernel, unchanged; lite/kernel/start.mjs starts Python in it at once, or restores the
+// copy this browser keeps), driven with comlink as JupyterLite drives it, and the lesson's
+// widgets drawn by the book's own widget manager (@jupyter-widgets/html-manager in the book's
+// _static/, which every chapter uses for its demos and the book's service worker keeps), with
+// the kernel's widget messages carried both ways. No JupyterLab around it: nothing to boot, no
+// shortcuts, no editor; about a megabyte less to download than JupyterLite's REPL.
+//
+// The page runs the cells in order and shows the last one's output (the lesson's widget), as
+// the REPL did with the other cells hidden. Its state is on <main id="cj-play">:
+//   data-state="loading" | "ready" | "error" (data-error: the error's last line, in words);
+//   each cell <div class="cj-play-cell"> gets data-done once Python has run it.
+import { wrap } from "../static/calijack/comlink.mjs";
+
+const DIGEST = new URL(import.meta.url).searchParams.get("_") || "";
+const LITE = new URL("../", import.meta.url);
+const BOOK_STATIC = new URL("../../_static/", import.meta.url);
+const KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel";
+const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
+// The AMD modules of the widget manager (the book's, split by book/_ext/vendor_widgets.py) and
+// anywidget's front end (its wheel's nbextension, copied here by lite/build_lite.py).
+const MODULES = {
+  "@jupyter-widgets/base": new URL("jupyter-widgets-base", BOOK_STATIC).href,
+  "@jupyter-widgets/controls": new URL("jupyter-widgets-controls", BOOK_STATIC).href,
+  "@jupyter-widgets/html-manager": new URL("jupyter-widgets-html-manager", BOOK_STATIC).href,
+  anywidget: new URL("static/calijack/anywidget", LITE).href,
+};
+const SESSION = crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2);
+
+const main = document.getElementById("cj-play");
+// The worker first: Python starts (or is restored) while the widget code loads.
+const worker = new Worker(new URL(`static/calijack/start.mjs?_=${DIGEST}`, LITE), { type: "module" });
+const kernel = wrap(worker);
+const cells = new Map(); // execute request's msg_id -> {el, renders: [promises]}
+const comms = new Map(); // comm_id -> Comm
+let manager = null;
+let lastCell = null;
+
+worker.addEventListener("message", (event) => {
+  const message = event.data && event.data._kernelMessage;
+  if (message) onKernelMessage(jsonClean(message));
+});
+
+// What the kernel would have sent as JSON: the worker converts Python's None to undefined,
+// which the Jupyter protocol has as null (a selection cleared, a value unset); binary buffers
+// stay as they are.
+function jsonClean(m) {
+  const { buffers, ...rest } = m;
+  const clean = JSON.parse(JSON.stringify(rest, (key, value) => (value === undefined ? null : value)));
+  if (buffers) clean.buffers = buffers;
+  return clean;
+}
+
+function uuid() {
+  return crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now();
+}
+
+function header(type) {
+  return { msg_id: uuid(), msg_type: type, session: SESSION, username: "reader",
+           date: new Date().toISOString(), version: "5.3" };
+}
+
+function message(type, content, metadata, buffers) {
+  return { header: header(type), parent_header: {}, metadata: metadata || {}, content,
+           buffers: buffers || [], channel: "shell" };
+}
+
+// A widget's comm: the classic interface @jupyter-widgets/base expects (IClassicComm). Each
+// message to Python resolves the widget's "idle" callback once Python has handled it, as a
+// kernel's status message would: the model sends its next change only then.
+class Comm {
+  constructor(id, target) {
+    this.comm_id = id;
+    this.target_name = target;
+    this._onMsg = null;
+    this._onClose = null;
+    this._early = [];  // messages that came before the model listened (it loads its class first)
+  }
+  _send(method, type, data, callbacks, metadata, buffers) {
+    const content = { comm_id: this.comm_id, data: data || {} };
+    if (type === "comm_open") content.target_name = this.target_name;
+    const msg = message(type, content, metadata, buffers);
+    kernel[method](msg, msg).catch((error) => console.error("calijack: a widget message failed", error))
+      .finally(() => idle(callbacks, msg));
+    return msg.header.msg_id;
+  }
+  open(data, callbacks, metadata, buffers) {
+    return this._send("commOpen", "comm_open", data, callbacks, metadata, buffers);
+  }
+  send(data, callbacks, metadata, buffers) {
+    return this._send("commMsg", "comm_msg", data, callbacks, metadata, buffers);
+  }
+  close(data, callbacks, metadata, buffers) {
+    comms.delete(this.comm_id);
+    return this._send("commClose", "comm_close", data, callbacks, metadata, buffers);
+  }
+  on_msg(callback) {
+    this._onMsg = callback;
+    const early = this._early.splice(0);
+    for (const msg of early) callback(msg);
+  }
+  on_close(callback) { this._onClose = callback; }
+  handle(msg) {
+    if (this._onMsg) this._onMsg(msg);
+    else this._early.push(msg);
+  }
+  handleClose(msg) { comms.delete(this.comm_id); if (this._onClose) this._onClose(msg); }
+}
+
+function idle(callbacks, parent) {
+  const status = callbacks && callbacks.iopub && callbacks.iopub.status;
+  if (status) {
+    status({ header: header("status"), parent_header: parent.header, metadata: {},
+             content: { execution_state: "idle" }, channel: "iopub" });
+  }
+}
+
+function asMessage(m) {
+  return { header: header(m.type), parent_header: m.parentHeader || {}, metadata: m.metadata || {},
+           content: m.content || {}, buffers: m.buffers || [], channel: "iopub" };
+}
+
+function cellOf(m) {
+  const id = m.parentHeader && m.parentHeader.msg_id;
+  return (id && cells.get(id)) || lastCell;
+}
+
+function onKernelMessage(m) {
+  switch (m.type) {
+    case "comm_open": {
+      const comm = new Comm(m.content.comm_id, m.content.target_name);
+      comms.set(comm.comm_id, comm);
+      if (m.content.target_name === "jupyter.widget" && manager) {
+        manager.handle_comm_open(comm, asMessage(m)).catch((error) => fail("A widget could not be made: " + error.message));
+      }
+      return;
+    }
+    case "comm_msg": {
+      const comm = comms.get(m.content.comm_id);
+      if (comm) comm.handle(asMessage(m));
+      return;
+    }
+    case "comm_close": {
+      const comm = comms.get(m.content.comm_id);
+      if (comm) comm.handleClose(asMessage(m));
+      return;
+    }
+  }
+  const cell = cellOf(m);
+  if (!cell) return;
+  const bundle = m.bundle || {};
+  switch (m.type) {
+    case "stream":
+      text(cell.el, "cj-play-stream", bundle.text || "");
+      break;
+    case "display_data":
+    case "execute_result":
+      cell.renders.push(show(cell.el, bundle.data || {}));
+      break;
+    case "clear_output":
+      cell.el.replaceChildren();
+      break;
+    case "execute_error":
+      text(cell.el, "cj-play-error", plain((bundle.traceback || []).join("\n")) || `${bundle.ename}: ${bundle.evalue}`);
+      break;
+  }
+}
+
+function text(el, cls, value) {
+  let pre = el.lastElementChild;
+  if (!pre || !pre.classList.contains(cls)) {
+    pre = document.createElement("pre");
+    pre.className = cls;
+    el.append(pre);
+  }
+  pre.textContent += value;
+}
+
+// A traceback as words: IPython colours it with terminal escapes.
+function plain(value) {
+  return value.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "");
+}
+
+async function show(el, data) {
+  const area = document.createElement("div");
+  area.className = "cj-play-output";
+  el.append(area);
+  if (data[WIDGET_VIEW] && manager) {
+    const model = await manager.get_model(data[WIDGET_VIEW].model_id);
+    const view = await manager.create_view(model);
+    await manager.display_view(view, area);
+    await settled(view);
+  } else if (data["text/html"]) {
+    area.innerHTML = data["text/html"];  // the lesson's own output, from the book's own code
+  } else if (data["text/plain"]) {
+    text(area, "cj-play-stream", data["text/plain"]);
+  }
+}
+
+function settled(view) {
+  const list = view && view.children_views;
+  if (!list || !list.views) return Promise.resolve();
+  return Promise.all(list.views).then((children) => Promise.all(children.map(settled)));
+}
+
+function addScript(src) {
+  return new Promise((resolve, reject) => {
+    const tag = document.createElement("script");
+    tag.src = src;
+    tag.onload = resolve;
+    tag.onerror = () => reject(new Error("could not load " + src));
+    document.head.append(tag);
+  });
+}
+
+function requireModule(name) {
+  return new Promise((resolve, reject) => window.requirejs([name], resolve, reject));
+}
+
+async function widgetManager() {
+  addScript(new URL("cj-a11y.js", BOOK_STATIC).href).catch(() => {});
+  await addScript(new URL("require.js", BOOK_STATIC).href);
+  window.requirejs.config({ paths: MODULES });
+  const { HTMLManager } = await requireModule("@jupyter-widgets/html-manager");
+  // The manager of the book's static demos, with a kernel behind it: models the page makes
+  // open a comm to Python (the lessons' models all come from Python, by comm_open).
+  class LiveManager extends HTMLManager {
+    async _create_comm(target, modelId, data, metadata, buffers) {
+      const comm = new Comm(modelId || uuid(), target);
+      comms.set(comm.comm_id, comm);
+      if (data || metadata) comm.open(data, {}, metadata, buffers);
+      return comm;
+    }
+    _get_comm_info() {
+      return Promise.resolve({});
+    }
+  }
+  return new LiveManager({ loader: requireModule });
+}
+
+function fail(text) {
+  if (main.dataset.state === "error") return;
+  main.dataset.error = text;
+  main.dataset.state = "error";
+}
+
+async function run() {
+  const code = new URLSearchParams(location.search).getAll("code");
+  const [config, made] = await Promise.all([
+    fetch(new URL("jupyter-lite.json", LITE)).then((response) => {
+      if (!response.ok) throw new Error(`jupyter-lite.json (${response.status})`);
+      return response.json();
+    }),
+    widgetManager(),
+  ]);
+  manager = made;
+  const settings = config["jupyter-config-data"].litePluginSettings[KERNEL_SETTINGS];
+  await kernel.initialize({
+    baseUrl: LITE.href,
+    pyodideUrl: new URL(settings.pyodideUrl, LITE).href,
+    indexUrl: new URL("static/pyodide/", LITE).href,
+    pipliteWheelUrl: "",
+    pipliteUrls: [],
+    disablePyPIFallback: true,
+    location: "",
+    mountDrive: false,
+    loadPyodideOptions: settings.loadPyodideOptions || {},
+    browsingContextId: "",
+    kernelId: SESSION,
+  });
+  for (const source of code) {
+    const el = document.createElement("div");
+    el.className = "cj-play-cell";
+    main.append(el);
+    const request = message("execute_request", { code: source, silent: false, store_history: true,
+                                                 user_expressions: {}, allow_stdin: false });
+    const cell = { el, renders: [] };
+    cells.set(request.header.msg_id, cell);
+    lastCell = cell;
+    const reply = await kernel.execute(request.content, request);
+    await Promise.all(cell.renders);
+    el.dataset.done = "";
+    if (reply.status !== "ok") {
+      fail(`${reply.ename}: ${reply.evalue}`);
+      return;
+    }
+  }
+  main.dataset.state = "ready";
+}
+
+run().catch((error) => fail(String((error && error.message) || error)));
