@@ -1,4 +1,4 @@
-"""Build the live book's in-browser part: JupyterLite's REPL on a Pyodide kernel, offline.
+"""Build the live book's in-browser part: the live lesson's page on a Pyodide kernel, offline.
 
     python lite/build_lite.py [--out _build/lite] [--cache _build/lite-cache]
 
@@ -10,16 +10,21 @@ from another host, and it works from any static host that sends ``.wasm`` as
 What goes in, and where it comes from (every download is pinned, and cached in ``--cache``
 so a second build downloads nothing):
 
-- the Pyodide 314 runtime: npm ``pyodide`` (``lite/package.json`` and its lock, ``npm ci``);
+- the Pyodide 314 runtime, and comlink for the live page: npm ``pyodide`` and ``comlink``
+  (``lite/package.json`` and its lock, ``npm ci``);
 - the kernel's wheels: ``lite/kernel-requirements.txt`` (exact pins with hashes, pure Python,
   ``pip download`` for Python 3.14), the kernel's own wheels (``pyodide_kernel``, ``piplite``,
   the ``ipykernel`` and ``widgetsnbextension`` stand-ins) from the
   ``jupyterlite-pyodide-kernel`` wheel, and ``calijack`` built from this tree;
-- the app: ``jupyter lite build`` (jupyterlite-core, in ``requirements.txt``) of JupyterLite's
-  REPL, with the JupyterLab extensions of ipywidgets, anywidget and the Pyodide kernel taken
-  from their pinned wheels (nothing from the build machine's own Jupyter);
+- the live lesson's page (``lite/play/``, what "Play live" opens): the Pyodide kernel's own
+  worker driven with comlink, the lesson's widgets drawn by the book's widget manager, and
+  anywidget's front end taken from its wheel (``install_play_page``);
+- the kernel's worker: ``jupyter lite build`` (jupyterlite-core, in ``requirements.txt``) of
+  JupyterLite's REPL, with the JupyterLab extensions of ipywidgets, anywidget and the Pyodide
+  kernel taken from their pinned wheels (nothing from the build machine's own Jupyter); the
+  book opens only the kernel's worker of it (the REPL itself stays in the site, unused);
 - ``lessons.json``: the code cells of each lesson (``notebooks/*.ipynb`` less the cells tagged
-  ``book-only``), which the book's "Play live" button runs in the REPL with its input hidden;
+  ``book-only``), which the book's "Play live" button runs in the live page;
 - the start, compiled: every module the kernel and the lessons import before their first frame
   is shipped as ``.pyc`` made by the site's own Pyodide in Node (``lite/pycompile.py``), so the
   reader's browser does not compile them on every start; the rest stays source;
@@ -27,8 +32,8 @@ so a second build downloads nothing):
   the wheels keep the compiled start and their data; every other module goes to small zips
   the kernel fetches on a first import (``lite/kernel/rest_import.py``); JupyterLite's files
   the REPL never loads are left out (``lite/app_trim.py``);
-- the start, early and kept (``lite/kernel/``): the REPL page makes the kernel's worker as it
-  opens, so Python loads while the app boots, and the kernel's Pyodide is ``python.mjs``,
+- the start, early and kept (``lite/kernel/``): the live page makes the kernel's worker as it
+  opens (``start.mjs``: Python starts at once), and the kernel's Pyodide is ``python.mjs``,
   which keeps a memory snapshot of the started Python in the browser's Cache Storage and
   restores it on later starts (the build fills in the wheels, the modules to import before
   the snapshot, and a digest of all that naming the cache).

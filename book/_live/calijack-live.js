@@ -104,7 +104,7 @@
   }
 
   // The book's service worker keeps each file of the live app as it is fetched; these files
-  // (lessons.json "offline": the app's fonts) another lesson may fetch where this one did not.
+  // (lessons.json "offline": anywidget's front end) another lesson may fetch where this one did not.
   // Asked for a little after the start, when the reader's network has nothing else to do.
   function keepForOffline(paths) {
     var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
