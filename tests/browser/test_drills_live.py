@@ -70,6 +70,26 @@ def pick(frame, card) -> None:
     frame.locator(f'.cj-drill-table .cj-you .cj-play[data-card="{card.code}"]').click()
 
 
+def miss_twice_then_right(where, found: list, pick, after_the_first_miss=lambda: None):
+    """The first mistake missed twice (one more try, then the answer shown), the second one
+    right, on the page or frame ``where`` that shows "Mistake 1 of N"; picks with
+    ``pick(where, card)``. Returns what ``after_the_first_miss()`` returned."""
+    message = where.locator(".cj-message")
+    first, second = found[0], found[1]
+    wrong = next(c for c in first.values if c not in first.accept)
+    pick(where, wrong)
+    expect(message).to_contain_text("One more try")
+    assert str(first.best) not in message.inner_text()        # no answer yet
+    seen = after_the_first_miss()
+    pick(where, wrong)
+    expect(message).to_contain_text(f"The answer: {first.best}")
+    where.locator(".cj-drill-next").press("Space")
+    expect(message).to_contain_text(f"Mistake 2 of {len(found)}")
+    pick(where, second.best)
+    expect(message).to_contain_text("Right")
+    return seen
+
+
 def test_try_your_mistakes_again_queues_the_missed_one_and_it_comes_back_due(book_site, page, page_checks,
                                                                                 page_guard):
     entry, found, compared = badly_played()
@@ -86,26 +106,20 @@ def test_try_your_mistakes_again_queues_the_missed_one_and_it_comes_back_due(boo
     start.press("Enter")                                      # by keyboard (the live frame's Enter too)
     message = frame.locator(".cj-message")
     expect(message).to_contain_text(f"Mistake 1 of {len(found)}", timeout=30_000)
-    first, second = found[0], found[1]
+    first = found[0]
     assert frame.locator(".cj-drill-table").get_attribute("data-plays") == str(len(first.position.plays))
     for width in (390, 1280):                 # the drill fits a phone and a desk, and passes axe
         page.set_viewport_size({"width": width, "height": 844})
         fits(frame, width)
         page_checks.assert_accessible(frame, f"a mistake set up again at {width} px", context=".cj-table-view")
 
-    wrong = next(c for c in first.values if c not in first.accept)
-    pick(frame, wrong)
-    expect(message).to_contain_text("One more try")
-    assert str(first.best) not in message.inner_text()        # no answer yet
-    queued = wait_kept(page, "(d) => d.drills && d.drills.length === 1")["drills"][0]
-    assert queued["id"] == queue_entry(first)["id"] and queued["step"] == 0
-    assert queued["due"] == page.evaluate(TOMORROW)            # due tomorrow
-    pick(frame, wrong)
-    expect(message).to_contain_text(f"The answer: {first.best}")
-    frame.locator(".cj-drill-next").press("Space")
-    expect(message).to_contain_text(f"Mistake 2 of {len(found)}")
-    pick(frame, second.best)
-    expect(message).to_contain_text("Right")
+    def queued_after_the_miss() -> dict:
+        queued = wait_kept(page, "(d) => d.drills && d.drills.length === 1")["drills"][0]
+        assert queued["id"] == queue_entry(first)["id"] and queued["step"] == 0
+        assert queued["due"] == page.evaluate(TOMORROW)        # due tomorrow
+        return queued
+
+    queued = miss_twice_then_right(frame, found, pick, queued_after_the_miss)
     assert [d["id"] for d in kept(page)["drills"]] == [queued["id"]]   # the right one is not queued
 
     # Back to the deal: the same cards played by the computer, the very points Python finds.

@@ -12,6 +12,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from calijack.drill import drills_of
+from test_drills_live import miss_twice_then_right
 from test_sandbox import check_screen, open_sandbox, play_while
 
 
@@ -38,18 +39,9 @@ def test_the_mistakes_of_a_deal_played_in_voila_come_back_to_try_again(voila_app
     start.press("Enter")                                      # by keyboard
     message = page.locator(".cj-message")
     expect(message).to_contain_text(f"Mistake 1 of {len(found)}", timeout=30_000)
-    first, second = found[0], found[1]
+    first = found[0]
     assert page.locator(".cj-drill-table").get_attribute("data-plays") == str(len(first.position.plays))
     check_screen(page, page_checks, f"with a mistake set up again ({page.screen})")
 
-    wrong = next(c for c in first.values if c not in first.accept)
-    pick(page, wrong)
-    expect(message).to_contain_text("One more try")
-    assert str(first.best) not in message.inner_text()        # no answer yet
-    pick(page, wrong)
-    expect(message).to_contain_text(f"The answer: {first.best}")
-    page.locator(".cj-drill-next").press("Space")
-    expect(message).to_contain_text(f"Mistake 2 of {len(found)}")
-    pick(page, second.best)
-    expect(message).to_contain_text("Right")
+    miss_twice_then_right(page, found, pick)
     page_guard.assert_clean(f"after trying mistakes again in Voilà ({page.screen})")
