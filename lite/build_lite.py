@@ -526,7 +526,7 @@ def build(out: Path, cache: Path, archives: str = "stored") -> dict:
         # In the order Python needs them (the page downloads them two at a time, in this order):
         # the interpreter, the standard library, the list of packages, then the wheels, largest
         # first. "gzip_bytes" is what a host that compresses sends: the page tells the reader that figure.
-        # "interpreter": the files the page downloads before it opens the REPL (calijack-live.js).
+        # "interpreter": the files the page downloads before it opens the live page (calijack-live.js).
         runtime_files = sorted(({"name": p.name, "bytes": p.stat().st_size,
                                  "gzip_bytes": len(gzip.compress(p.read_bytes(), 6)),
                                  "interpreter": p.name in INTERPRETER} for p in target.iterdir()),

@@ -179,8 +179,8 @@
       // A browser that keeps a started Python (lite/kernel/python.mjs) has nothing to download:
       // reading the runtime again for the count would only slow the start, and the frame opens
       // at once. Otherwise the interpreter comes first, with the whole network to itself: the
-      // frame (its app, and the kernel's worker, which starts Python) opens once it is here,
-      // and Python starts while the standard library, the wheels and the app download.
+      // frame (the live page, which makes the kernel's worker, which starts Python) opens once
+      // it is here, and Python starts while the standard library and the wheels download.
       return keptPython(lessons.python_cache).then(function (kept) {
         if (kept) return openFrame();
         var first = files.filter(function (f) { return f.interpreter; });
