@@ -49,9 +49,11 @@ import re
 from pathlib import Path
 
 from markupsafe import Markup
+from sphinx.errors import ExtensionError
 
 import site_trim  # noqa: I001 - book/_ext is on sys.path (Jupyter Book's local_extensions)
-from demo_pictures import add_pictures
+from complete_widgets import describe, missing_models
+from demo_pictures import VIEW_TAG, add_pictures
 
 HERE = Path(__file__).resolve().parent
 LOADER = "cj-widgets.js"
@@ -162,6 +164,11 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
         scripts.remove(js)
     state_json = states[0].attributes.get("body", "{}")
     state = json.loads(state_json).get("state", {})
+    views = [json.loads(match.group("json")).get("model_id") for match in VIEW_TAG.finditer(body)]
+    missing = missing_models(state, views)
+    if missing:  # the page would show an error box where a demo should be (complete_widgets.py)
+        raise ExtensionError(f"{pagename}: its widget state lacks {describe(missing)} that its widgets "
+                             "name; drop its cached run (rm -r _build/.jupyter_cache) and run `make book` again")
     # The state is only needed once the widget code comes: it leaves the page for a file of
     # its own, named by its content (so a host may cache it for good).
     name = f"{STATE_DIR}/{hashlib.sha256(state_json.encode()).hexdigest()[:16]}.json"
