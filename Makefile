@@ -39,8 +39,8 @@ npm:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; \
 	else echo "npm is missing: run 'sudo apt-get install npm' (or make as root)" >&2; exit 1; fi
 
-# The live lessons' static site (_build/lite): the Pyodide runtime, the kernel's wheels and
-# JupyterLite's REPL. Downloads are pinned and cached in _build/lite-cache (see lite/build_lite.py).
+# The live lessons' static site (_build/lite): the Pyodide runtime, the kernel's wheels and worker,
+# and the live page. Downloads are pinned and cached in _build/lite-cache (see lite/build_lite.py).
 lite: env npm
 	$(PY) lite/build_lite.py --archives $(LITE_ARCHIVES)
 

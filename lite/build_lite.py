@@ -2,7 +2,7 @@
 
     python lite/build_lite.py [--out _build/lite] [--cache _build/lite-cache]
 
-The result is a folder of static files (about 38 MB) that the book serves under ``lite/``
+The result is a folder of static files (about 33 MB, 195 files) that the book serves under ``lite/``
 (``book/_ext/calijack_live.py`` copies it into ``_build/html/lite``). Nothing in it loads
 from another host, and it works from any static host that sends ``.wasm`` as
 ``application/wasm`` and ``.mjs`` as JavaScript.
@@ -19,10 +19,10 @@ so a second build downloads nothing):
 - the live lesson's page (``lite/play/``, what "Play live" opens): the Pyodide kernel's own
   worker driven with comlink, the lesson's widgets drawn by the book's widget manager, and
   anywidget's front end taken from its wheel (``install_play_page``);
-- the kernel's worker: ``jupyter lite build`` (jupyterlite-core, in ``requirements.txt``) of
-  JupyterLite's REPL, with the JupyterLab extensions of ipywidgets, anywidget and the Pyodide
-  kernel taken from their pinned wheels (nothing from the build machine's own Jupyter); the
-  book opens only the kernel's worker of it (the REPL itself stays in the site, unused);
+- the kernel's worker: JupyterLite's Pyodide kernel runs in a web worker, one self-contained
+  script in the JupyterLab extension of the pinned ``jupyterlite-pyodide-kernel`` wheel; the
+  build takes that file alone (``install_kernel_worker``). No JupyterLite app is built: the
+  live page is the whole front end;
 - ``lessons.json``: the code cells of each lesson (``notebooks/*.ipynb`` less the cells tagged
   ``book-only``), which the book's "Play live" button runs in the live page;
 - the start, compiled: every module the kernel and the lessons import before their first frame
@@ -30,8 +30,7 @@ so a second build downloads nothing):
   reader's browser does not compile them on every start; the rest stays source;
 - the start, cut to what it imports (``lite/start_split.py``): the standard library zip and
   the wheels keep the compiled start and their data; every other module goes to small zips
-  the kernel fetches on a first import (``lite/kernel/rest_import.py``); JupyterLite's files
-  the REPL never loads are left out (``lite/app_trim.py``);
+  the kernel fetches on a first import (``lite/kernel/rest_import.py``);
 - the start, early and kept (``lite/kernel/``): the live page makes the kernel's worker as it
   opens (``start.mjs``: Python starts at once), and the kernel's Pyodide is ``python.mjs``,
   which keeps a memory snapshot of the started Python in the browser's Cache Storage and
@@ -68,7 +67,6 @@ from packaging.utils import canonicalize_name
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pycompile  # noqa: E402  (lite/pycompile.py, beside this file)
 import start_split  # noqa: E402  (lite/start_split.py)
-from app_trim import trim_app  # noqa: E402  (lite/app_trim.py)
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -80,7 +78,10 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 START_ORDER = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # Python's interpreter: what "Play live" downloads first, alone (book/_live/calijack-live.js).
 INTERPRETER = START_ORDER[:3]
-# Wheels downloaded for their JupyterLab extension only: they are not installed in the kernel.
+# Packages Python never imports in the browser: a dependency on one is dropped from the lock.
+# jupyterlab-widgets (ipywidgets depends on it) is ipywidgets' JupyterLab front end, which the
+# live page does without (it draws with the book's widget manager), so it is not downloaded;
+# jupyterlite-pyodide-kernel is, for the kernel's worker and the kernel's own wheels inside it.
 FRONTEND_ONLY = {"jupyterlab-widgets", "jupyterlite-pyodide-kernel"}
 # The kernel's own wheels, shipped inside the jupyterlite-pyodide-kernel wheel.
 KERNEL_WHEELS = ("pyodide_kernel-", "ipykernel-", "widgetsnbextension-4.")
@@ -93,17 +94,6 @@ KERNEL_WHEELS = ("pyodide_kernel-", "ipykernel-", "widgetsnbextension-4.")
 # real piplite imports micropip on every start, and with it a tenth of the standard library.
 STAND_INS = {"jedi": "0.20.1", "micropip": "0.11.1", "piplite": "0.8.6"}
 STAND_IN_SOURCES = HERE / "standins"
-# Front-end plugins the REPL page does without: the CodeMirror commands plugin fails to
-# activate in the REPL app (a console error) and the REPL never edits code for the reader.
-# Without the service worker the kernel mounts no synced drive: the lessons use no files, and
-# the drive cost ~60 synchronous requests while Python imported its modules (each import looks
-# in the working directory), and the worker's fetches went through the service worker, which
-# kept Chromium from caching the compiled WebAssembly for the next visit.
-# No lesson shows mathematics, but JupyterLab's MathJax typesets every widget's HTML: with it,
-# the live sandbox loaded 16 MathJax chunks on the path to its first card (0.1-0.3 s).
-DISABLED_PLUGINS = ("@jupyterlab/codemirror-extension:commands",
-                    "@jupyterlite/application-extension:service-worker-manager",
-                    "@jupyterlab/mathjax-extension:plugin")
 # What Pyodide's Python answers to dependency markers in the reader's browser.
 EMSCRIPTEN = {**default_environment(), "sys_platform": "emscripten", "platform_system": "Emscripten",
               "platform_machine": "wasm32", "os_name": "posix", "python_version": PYTHON_VERSION,
@@ -125,7 +115,11 @@ REST_DIR = "static/calijack/rest"
 # anywidget's front end, which RequireJS loads only for a lesson with an anywidget (the sandbox,
 # the practice puzzles), not for one with ipywidgets alone.
 OFFLINE_TOO = "static/calijack/anywidget.js"
-KERNEL_WORKER_GLOB = "extensions/@jupyterlite/pyodide-kernel-extension/static/comlink.worker.*.js"
+# The kernel's worker: where the site has it, and where the jupyterlite-pyodide-kernel wheel does.
+KERNEL_WORKER_DIR = "extensions/@jupyterlite/pyodide-kernel-extension/static"
+KERNEL_WORKER_GLOB = KERNEL_WORKER_DIR + "/comlink.worker.*.js"
+KERNEL_WORKER_IN_WHEEL = re.compile(r"\.data/data/share/jupyter/labextensions/@jupyterlite/"
+                                    r"pyodide-kernel-extension/static/(comlink\.worker\.[0-9a-f]+\.js)$")
 # Imported before the snapshot, besides the lessons' own imports: what the kernel and every
 # widget lesson import. Not piplite, micropip or pyodide_kernel: they hold JavaScript objects,
 # which a snapshot refuses; the kernel imports them after the start, as before.
@@ -386,21 +380,33 @@ def fill(template: str, values: dict[str, str], name: str) -> str:
     return template
 
 
+def install_kernel_worker(out: Path, pyodide_kernel: Path) -> Path:
+    """The Pyodide kernel's worker, from the JupyterLab extension in the
+    jupyterlite-pyodide-kernel wheel (one self-contained script, its source map left out), put
+    where the site keeps it; returns its path."""
+    with zipfile.ZipFile(pyodide_kernel) as archive:
+        found = [(match.group(1), name) for name in archive.namelist()
+                 if (match := KERNEL_WORKER_IN_WHEEL.search(name))]
+        if len(found) != 1:
+            raise BuildError(f"{pyodide_kernel.name}: expected one kernel worker "
+                             f"(comlink.worker.*.js) in its JupyterLab extension, found {len(found)}")
+        (base, member), = found
+        script = archive.read(member).decode("utf-8")
+    target = out / KERNEL_WORKER_DIR / base
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(SOURCE_MAP.sub("", script), encoding="utf-8")
+    return target
+
+
 def install_kernel_start(out: Path, packages: list[str], preload: list[str]) -> str:
-    """Put lite/kernel/ into the built REPL: the early start of the kernel's worker and its
-    Python, with the snapshot kept in the browser. Returns the build digest naming its cache."""
+    """Put lite/kernel/ into the site: the start of the kernel's worker and its Python, with
+    the snapshot kept in the browser. Returns the build digest naming its cache."""
     workers = sorted(out.glob(KERNEL_WORKER_GLOB))
     if len(workers) != 1:
         raise BuildError(f"expected one Pyodide kernel worker ({KERNEL_WORKER_GLOB}), found {len(workers)}")
     worker = workers[0].relative_to(out).as_posix()
-    page = out / "repl" / "index.html"
-    anchor = '<script id="jupyter-config-data"'
-    html = page.read_text(encoding="utf-8")
-    if anchor not in html:
-        raise BuildError(f"{page} has no {anchor}: JupyterLite's REPL page changed")
     lock = (out / "static" / "pyodide" / "pyodide-lock.json").read_bytes()
-    sources = {name: (KERNEL_START / name).read_text(encoding="utf-8")
-               for name in ("early.js", "start.mjs", "python.mjs")}
+    sources = {name: (KERNEL_START / name).read_text(encoding="utf-8") for name in ("start.mjs", "python.mjs")}
     # The standard library zip too: the build writes the finder of the rest into it.
     stdlib = sha256(out / "static" / "pyodide" / start_split.STDLIB)
     digest = hashlib.sha256(lock + json.dumps([sources, packages, preload, KERNEL_IMPORTS, worker, stdlib])
@@ -409,14 +415,10 @@ def install_kernel_start(out: Path, packages: list[str], preload: list[str]) -> 
               "cache": f"calijack-python-{digest}"}
     target = out / "static" / "calijack"
     target.mkdir(parents=True, exist_ok=True)
-    (target / "early.js").write_text(sources["early.js"], encoding="utf-8")
     (target / "start.mjs").write_text(fill(sources["start.mjs"], {
         "__DIGEST__": digest, "__KERNEL_WORKER__": f"../../{worker}"}, "start.mjs"), encoding="utf-8")
     (target / "python.mjs").write_text(fill(sources["python.mjs"], {
         "__CONFIG__": json.dumps(config)}, "python.mjs"), encoding="utf-8")
-    tag = (f'<script src="../static/calijack/early.js?_={digest}" data-start="start.mjs?_={digest}" '
-           f'data-kernel-worker="../../{worker}"></script>\n    ')
-    page.write_text(html.replace(anchor, tag + anchor, 1), encoding="utf-8")
     site_config = out / "jupyter-lite.json"
     data = json.loads(site_config.read_text(encoding="utf-8"))
     kernel = data["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
@@ -453,17 +455,7 @@ def lite_config(packages: list[str]) -> dict:
     settings = config["jupyter-config-data"]["litePluginSettings"]
     kernel = settings["@jupyterlite/pyodide-kernel-extension:kernel"]
     kernel["loadPyodideOptions"] = {"packages": packages}
-    config["jupyter-config-data"]["disabledExtensions"] = list(DISABLED_PLUGINS)
     return config
-
-
-def lite_build(stage: Path, out: Path, extensions: list[Path]) -> None:
-    """``jupyter lite build`` of the REPL app into ``out``, with exactly these extensions."""
-    config = json.loads((HERE / "jupyter_lite_config.json").read_text())
-    config["LiteBuildConfig"]["federated_extensions"] = [str(e) for e in extensions]
-    (stage / "jupyter_lite_config.json").write_text(json.dumps(config, indent=2))
-    run([sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(stage),
-         "--output-dir", str(out)], cwd=stage, stdout=subprocess.DEVNULL)
 
 
 def build(out: Path, cache: Path, archives: str = "stored") -> dict:
@@ -481,18 +473,16 @@ def build(out: Path, cache: Path, archives: str = "stored") -> dict:
         kernel.append(calijack_wheel(work))
         kernel += [stand_in(name, version, work) for name, version in STAND_INS.items()]
         lock = pyodide_lock(runtime, kernel)
-        stage = work / "stage"
-        stage.mkdir()
         packages = sorted(lock["packages"])
-        (stage / "jupyter-lite.json").write_text(json.dumps(lite_config(packages), indent=2))
         lessons = {nb.stem: lesson_code(nb)
                    for nb in sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))}
         if out.exists():
             shutil.rmtree(out)
-        extensions = [by_name[name] for name in sorted(FRONTEND_ONLY)] + [by_name["anywidget"]]
-        log(f"jupyter lite build into {out}")
-        lite_build(stage, out, extensions)
-        log(f"left out of the site, unused by the REPL: {', '.join(trim_app(out))}")
+        out.mkdir(parents=True)
+        # The kernel's settings, as JupyterLite would give them (the live page reads them).
+        (out / "jupyter-lite.json").write_text(json.dumps(lite_config(packages), indent=2))
+        worker = install_kernel_worker(out, by_name["jupyterlite-pyodide-kernel"])
+        log(f"the kernel's worker: {worker.relative_to(out).as_posix()}")
         target = out / "static" / "pyodide"
         target.mkdir(parents=True, exist_ok=True)
         for name in PYODIDE_FILES:

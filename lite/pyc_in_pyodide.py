@@ -164,7 +164,7 @@ def import_own_lazy_modules() -> None:
 
 async def run_lessons(lessons: dict[str, list[str]]) -> list[str]:
     """Start as the kernel does, then run each lesson's cells through the kernel, as the
-    REPL does (IPython's cell machinery imports modules of its own: its logger, its
+    live page does (IPython's cell machinery imports modules of its own: its logger, its
     debugger); return what failed."""
     import piplite.piplite  # noqa: F401  (the worker's initPackageManager)
     import pyodide_kernel  # (its initKernel)

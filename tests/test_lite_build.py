@@ -89,8 +89,10 @@ def test_kernel_requirements_are_pinned_with_hashes():
     assert text.count("--hash=sha256:") == len(pins)
     # The widgets on both sides of the wire are the same versions as the project's own.
     project = build_lite.pinned(ROOT / "requirements.txt")
-    for name in ("ipywidgets", "comm", "traitlets", "jupyterlab-widgets"):
+    for name in ("ipywidgets", "comm", "traitlets", "anywidget"):
         assert pins[name] == project[name], name
+    # ipywidgets' JupyterLab front end is not downloaded: the live page draws with the book's.
+    assert "jupyterlab-widgets" not in pins and "jupyterlab-widgets" in build_lite.FRONTEND_ONLY
 
 
 def test_an_unpinned_requirement_is_refused(tmp_path):
@@ -151,15 +153,38 @@ def test_a_kernel_template_without_its_marker_fails_the_build():
         build_lite.fill("import '__A__';", {"__A__": "a.js", "__C__": "1"}, "t.mjs")
 
 
-def test_the_kernel_start_goes_into_the_built_repl(tmp_path):
-    """install_kernel_start on a stand-in of JupyterLite's output: the REPL page gets the
-    early script first, the kernel takes python.mjs as its Pyodide, all with one digest."""
+def fake_kernel_wheel(path: Path, workers: list[str]) -> Path:
+    """A stand-in of the jupyterlite-pyodide-kernel wheel: its extension's static files."""
+    static = ("jupyterlite_pyodide_kernel-0.8.6.data/data/share/jupyter/labextensions/"
+              "@jupyterlite/pyodide-kernel-extension/static/")
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(static + "remoteEntry.abc.js", "the JupyterLab plugin")
+        for name in workers:
+            archive.writestr(static + name, "self.onmessage = () => {};\n//# sourceMappingURL=" + name + ".map")
+            archive.writestr(static + name + ".map", "{}")
+    return path
+
+
+def test_the_kernel_worker_is_the_one_script_taken_from_the_kernel_wheel(tmp_path):
     out = tmp_path / "lite"
-    worker = out / "extensions/@jupyterlite/pyodide-kernel-extension/static/comlink.worker.0123abcd.js"
-    worker.parent.mkdir(parents=True)
-    worker.write_text("export {};")
-    (out / "repl").mkdir()
-    (out / "repl" / "index.html").write_text('<head>\n    <script id="jupyter-config-data" type="application/json">{}</script>\n')
+    wheel = fake_kernel_wheel(tmp_path / "kernel.whl", ["comlink.worker.0123abcd.js", "coincident.worker.99.js"])
+    worker = build_lite.install_kernel_worker(out, wheel)
+    assert worker == out / build_lite.KERNEL_WORKER_DIR / "comlink.worker.0123abcd.js"
+    assert worker.read_text() == "self.onmessage = () => {};\n"  # no source map comment
+    # Nothing else of the extension, and no JupyterLite app: the worker is the whole front end it gives.
+    assert [p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()] == [
+        build_lite.KERNEL_WORKER_DIR + "/comlink.worker.0123abcd.js"]
+    for workers in ([], ["comlink.worker.01.js", "comlink.worker.02.js"]):
+        bad = fake_kernel_wheel(tmp_path / f"bad{len(workers)}.whl", workers)
+        with pytest.raises(build_lite.BuildError, match=f"expected one kernel worker .* found {len(workers)}"):
+            build_lite.install_kernel_worker(tmp_path / "other", bad)
+
+
+def test_the_kernel_start_takes_the_worker_and_python_with_one_digest(tmp_path):
+    """install_kernel_start: start.mjs imports the kernel's worker, the kernel takes
+    python.mjs as its Pyodide, all with one digest."""
+    out = tmp_path / "lite"
+    worker = build_lite.install_kernel_worker(out, fake_kernel_wheel(tmp_path / "k.whl", ["comlink.worker.0123abcd.js"]))
     (out / "static" / "pyodide").mkdir(parents=True)
     (out / "static" / "pyodide" / "pyodide-lock.json").write_text('{"packages": {}}')
     (out / "static" / "pyodide" / "python_stdlib.zip").write_bytes(b"the standard library")
@@ -167,26 +192,22 @@ def test_the_kernel_start_goes_into_the_built_repl(tmp_path):
     (out / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": {"litePluginSettings": settings}}))
 
     digest = build_lite.install_kernel_start(out, ["calijack", "ipywidgets"], ["calijack", "ipywidgets"])
-    html = (out / "repl" / "index.html").read_text()
-    assert html.index("early.js") < html.index('id="jupyter-config-data"')
-    assert f'src="../static/calijack/early.js?_={digest}"' in html
-    assert 'data-kernel-worker="../../extensions/@jupyterlite/pyodide-kernel-extension/static/comlink.worker.0123abcd.js"' in html
     config = json.loads((out / "jupyter-lite.json").read_text())
     kernel = config["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
     assert kernel["pyodideUrl"] == f"./static/calijack/python.mjs?_={digest}"
     start = (out / "static" / "calijack" / "start.mjs").read_text()
-    assert f'from "./python.mjs?_={digest}"' in start and 'import "../../extensions/' in start
+    assert f'from "./python.mjs?_={digest}"' in start
+    assert 'import "../../extensions/@jupyterlite/pyodide-kernel-extension/static/comlink.worker.0123abcd.js"' in start
     python = (out / "static" / "calijack" / "python.mjs").read_text()
     assert f'"cache": "calijack-python-{digest}"' in python and "__CONFIG__" not in python
+    assert not (out / "static" / "calijack" / "early.js").exists()
 
     # Another lock (other wheels) is another digest, so the browser's kept Python is not reused.
     (out / "static" / "pyodide" / "pyodide-lock.json").write_text('{"packages": {"x": {}}}')
-    (out / "repl" / "index.html").write_text('<script id="jupyter-config-data"></script>')
     other = build_lite.install_kernel_start(out, ["calijack"], ["calijack"])
     assert other != digest
     # So is another standard library zip (the build writes the finder of the rest into it).
     (out / "static" / "pyodide" / "python_stdlib.zip").write_bytes(b"another standard library")
-    (out / "repl" / "index.html").write_text('<script id="jupyter-config-data"></script>')
     assert build_lite.install_kernel_start(out, ["calijack"], ["calijack"]) not in (digest, other)
 
     worker.unlink()

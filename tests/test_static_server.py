@@ -182,9 +182,10 @@ def test_mime_types(site, path, ctype):
     ("/_static/1551f4f60c37af51121f.woff2", "", IMMUTABLE),
     ("/_static/mystnb.11b39860a7a0cbfd473a3ad8a317855267ff0bd372690045ca344a6b62be495e.css", "",
      IMMUTABLE),
-    ("/lite/build/8068.e565cfb.js", "", IMMUTABLE),
+    ("/lite/extensions/@jupyterlite/pyodide-kernel-extension/static/comlink.worker.c654f1f92d96ff96.js", "",
+     IMMUTABLE),
     ("/lite/build/jlab_core.a86436d.js", "", IMMUTABLE),
-    ("/lite/build/repl/bundle.js", "_=428cebd", IMMUTABLE),
+    ("/lite/static/calijack/start.mjs", "_=428cebd", IMMUTABLE),
     ("/lite/build/app.2024123.js", "", REVALIDATE),
     ("/lite/static/pyodide/pyodide.asm.wasm", "", REVALIDATE),
     ("/_static/app.js", "", REVALIDATE),
@@ -230,7 +231,7 @@ def test_a_byte_range(site):
 def test_folders_serve_their_index_and_never_list(site):
     status, headers, _ = fetch(site, "/book?x=1")
     assert status == 302 and headers["location"] == "book/?x=1"
-    # As the live book opens the REPL: the file itself, query and all, not a redirect.
+    # As the live book opens its live page: the file itself, query and all, not a redirect.
     status, _, body = fetch(site, "/book/index.html?kernel=python&code=1")
     assert status == 200 and body.decode() == TEXT
     status, _, body = fetch(site, "/")

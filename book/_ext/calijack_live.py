@@ -1,6 +1,6 @@
 """Sphinx extension: "Play live" on every lesson page, and the live site copied into the book.
 
-The live site (JupyterLite's REPL on a Pyodide kernel, built by ``lite/build_lite.py`` into
+The live site (the live lesson's page on JupyterLite's Pyodide kernel, built by ``lite/build_lite.py`` into
 ``_build/lite``; ``make book`` runs it first) is copied into the HTML output as ``lite/``.
 Each lesson page (``notebooks/NN_name``) gets ``calijack-live.js`` and ``calijack-live.css``
 (from ``book/_live``) with two data attributes: where the live site is, relative to the page,

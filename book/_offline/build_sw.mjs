@@ -43,8 +43,8 @@ const { count, size, warnings } = await generateSW({
   mode: "production",
   importScripts: [config.extra_script],
   runtimeCaching: [{
-    // The live runtime (JupyterLite's REPL, Pyodide, the wheels): each file as it is first
-    // fetched, into this build's own cache; the query (the REPL's lesson code, ?_=…) does
+    // The live runtime (the live page, the kernel's worker, Pyodide, the wheels): each file as it is
+    // first fetched, into this build's own cache; the query (the lesson's code, ?_=…) does
     // not change a file within one build.
     urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.includes("/lite/"),
     handler: "CacheFirst",

@@ -23,7 +23,7 @@ WSGI server (pure Python, a pool of threads: JupyterLite asks for dozens of file
   year; everything else is ``no-cache`` and revalidated with ``ETag``/``Last-Modified``
   (answered by 304). Byte ranges are answered (206).
 - Folders serve their ``index.html`` (``folder/index.html`` too, its query kept: the live
-  book opens ``lite/repl/index.html?code=…``); there are no folder listings, dot-files are
+  book opens ``lite/play/index.html?code=…``); there are no folder listings, dot-files are
   not served, and nothing outside the folder is reachable (WhiteNoise serves only the files
   it found there).
 

@@ -199,7 +199,8 @@
       frame.addEventListener("load", function () {
         try {
           var inner = frame.contentDocument;
-          if (inner && inner.body && inner.URL.indexOf("/repl/") >= 0) watch(inner, "");
+          // The live lesson's page (lite/play/index.html) says so with its <main id="cj-play">.
+          if (inner && inner.getElementById("cj-play")) watch(inner, "");
         } catch (e) { /* not of this site */ }
       });
     };

@@ -23,6 +23,7 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from calijack import progress
 from calijack.play import Session
 from calijack.serve.static import TWINS
 import test_sandbox
@@ -79,10 +80,16 @@ def test_the_live_sandbox_plays_a_whole_deal_by_clicks(book_site, page, page_gua
     frame = start_live(page, book_site, "07_sandbox")
     mirror = Session(seed=SEED)
     settle(frame, mirror)
-    # The live page is the kernel's worker and the book's own widget manager: none of
-    # JupyterLite's app (lite/build/) is loaded on the way to the first card.
+    # The live page is the kernel's worker and the book's own widget manager: of the live
+    # site's scripts, only the page's, the kernel's (its worker, its start, Python) and
+    # anywidget's front end are loaded on the way to the first card; no JupyterLite app.
     assert any("/lite/play/play.mjs" in url for url in scripts), scripts
-    assert not [url for url in scripts if "/lite/build/" in url or "/lite/extensions/@jupyter-widgets/" in url]
+    live = {urlsplit(url).path.split("/lite/", 1)[1] for url in scripts if "/lite/" in url}
+    worker = {path for path in live if path.startswith("extensions/")}
+    assert len(worker) == 1 and re.fullmatch(
+        r"extensions/@jupyterlite/pyodide-kernel-extension/static/comlink\.worker\.[0-9a-f]+\.js", worker.pop()), live
+    assert {path.split("/")[0] for path in live} <= {"play", "static", "extensions"}, live
+    assert not (LITE / "build").exists() and not (LITE / "repl").exists()
 
     # Play until some card may not be played; click it: explained, and nothing played.
     play_while(frame, mirror, every_card_is_legal)
@@ -165,6 +172,10 @@ def test_the_live_practice_lesson_answers_a_puzzle(book_site, page, page_guard):
     shown.wait_for()
     assert "Right." in shown.inner_text()
     assert shown.locator(".cj-puzzle-values tbody tr").count() == len(legal)
+    # The stars are kept as in the static book: found at the first try, with no hint, 3 of 3.
+    expect(item.locator(".cj-progress-mark")).to_have_text("Your best so far: 3 stars of 3.")
+    kept = json.loads(page.evaluate("(key) => localStorage.getItem(key)", progress.KEY))
+    assert kept["puzzles"][str(puzzle.number)]["best"] == 3, kept["puzzles"]
     page_guard.assert_clean("after a live puzzle")
 
 
