@@ -25,6 +25,10 @@ import { loadPyodide as loadRuntime } from "../pyodide/pyodide.mjs";
 
 const CONFIG = __CONFIG__;
 const INDEX = new URL("../pyodide/", import.meta.url).href;
+// What every start gives Pyodide. JavaScript's null reaches Python as None, as it does through
+// a Jupyter kernel's JSON: widget messages from the page carry null for a cleared choice (a
+// quick check's Stack with no frame shown), and traitlets refuse Pyodide's own jsnull.
+const RUNTIME = { indexURL: INDEX, convertNullToNone: true };
 const CACHE_PREFIX = "calijack-python-";
 const MEMORY = new URL("python-memory.bin", import.meta.url).href;
 const FILES = new URL("python-files.bin", import.meta.url).href;
@@ -87,7 +91,7 @@ async function startRuntime() {
 
 async function fresh(store) {
   const began = performance.now();
-  const py = await loadRuntime({ indexURL: INDEX, packages: CONFIG.packages, _makeSnapshot: !!store });
+  const py = await loadRuntime({ ...RUNTIME, packages: CONFIG.packages, _makeSnapshot: !!store });
   py.runPython(FIND_REST);
   if (!store) return py;
   try {
@@ -138,7 +142,7 @@ async function restore(store) {
   let py;
   try {
     py = await loadRuntime({
-      indexURL: INDEX, _loadSnapshot: image,
+      ...RUNTIME, _loadSnapshot: image,
       fsInit: (FS) => writeFiles(FS, blob, entries, start),
     });
   } finally {

@@ -23,7 +23,7 @@ from calijack.drill import drills_of
 from calijack.play import Session
 from calijack.retry import queue_entry
 from calijack.text_coach import same_cards
-from test_live_book import START_MS
+from test_live_book import START_MS, assert_no_traceback
 from test_progress_live import kept, wait_kept
 from test_sandbox import SEED, first_legal
 
@@ -150,4 +150,5 @@ def test_try_your_mistakes_again_queues_the_missed_one_and_it_comes_back_due(boo
     pick(frame, first.best)
     expect(frame.locator(".cj-message")).to_contain_text("2 stars of 3")   # right with a hint: one step on
     wait_kept(page, f"(d) => d.drills[0].step === 1 && d.drills[0].due > {json.dumps(queued['due'])}")
+    assert_no_traceback(frame)
     page_guard.assert_clean("after practising the queue")

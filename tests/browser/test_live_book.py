@@ -145,7 +145,18 @@ def test_the_live_sandbox_plays_a_whole_deal_by_clicks(book_site, page, page_gua
     expect(position).to_have_text(f"Play {first} of 26")
     frame.locator(".cj-new-deal").press("Enter")
     expect(frame.locator(".cj-sandbox-table")).to_have_attribute("data-plays", re.compile(r"^[0-3]$"))
+    assert_no_traceback(frame)
     page_guard.assert_clean("after reviewing the live deal")
+
+
+def assert_no_traceback(frame) -> None:
+    """No error under the lesson, printed or raised: every widget message from the page reached
+    Python as it means it (a cleared choice is None there, not Pyodide's jsnull, which traitlets
+    refuse with a traceback the learner would read). A lesson's own printed lines may stay."""
+    errors = frame.locator(".cj-play-error")
+    assert errors.count() == 0, errors.first.inner_text()[:400]
+    printed = "\n".join(frame.locator(".cj-play-stream").all_inner_texts())
+    assert not re.search(r"Traceback|Error\b|exception", printed), printed[:400]
 
 
 def test_the_live_practice_lesson_answers_a_puzzle(book_site, page, page_guard):
@@ -176,6 +187,7 @@ def test_the_live_practice_lesson_answers_a_puzzle(book_site, page, page_guard):
     expect(item.locator(".cj-progress-mark")).to_have_text("Your best so far: 3 stars of 3.")
     kept = json.loads(page.evaluate("(key) => localStorage.getItem(key)", progress.KEY))
     assert kept["puzzles"][str(puzzle.number)]["best"] == 3, kept["puzzles"]
+    assert_no_traceback(frame)
     page_guard.assert_clean("after a live puzzle")
 
 
@@ -190,6 +202,7 @@ def test_each_live_lesson_answers_its_control(lesson, book_site, page, page_guar
     expect(demo.locator('.cj-frame[data-frame="1"]')).to_be_visible()
     select_position(control, 0)
     expect(demo.locator('.cj-frame[data-frame="0"]')).to_be_visible()
+    assert_no_traceback(frame)
     page_guard.assert_clean(f"after using live lesson {lesson}")
 
 
