@@ -154,7 +154,10 @@ function onKernelMessage(m) {
   const bundle = m.bundle || {};
   switch (m.type) {
     case "stream":
-      text(cell.el, "cj-play-stream", bundle.text || "");
+      // What a lesson prints is the learner's to read; what Python writes on stderr (a
+      // traceback from a widget's callback, a warning) is the book's authors': the console's.
+      if (bundle.name === "stderr") console.error("calijack: Python wrote on stderr:\n" + plain(bundle.text || ""));
+      else text(cell.el, "cj-play-stream", bundle.text || "");
       break;
     case "display_data":
     case "execute_result":
