@@ -400,7 +400,8 @@ def install_kernel_worker(out: Path, pyodide_kernel: Path) -> Path:
 
 def install_kernel_start(out: Path, packages: list[str], preload: list[str]) -> str:
     """Put lite/kernel/ into the site: the start of the kernel's worker and its Python, with
-    the snapshot kept in the browser. Returns the build digest naming its cache."""
+    the snapshot kept in the browser, and the kernel's settings naming that Python
+    (``jupyter-lite.json``). Returns the build digest naming its cache."""
     workers = sorted(out.glob(KERNEL_WORKER_GLOB))
     if len(workers) != 1:
         raise BuildError(f"expected one Pyodide kernel worker ({KERNEL_WORKER_GLOB}), found {len(workers)}")
@@ -419,11 +420,10 @@ def install_kernel_start(out: Path, packages: list[str], preload: list[str]) -> 
         "__DIGEST__": digest, "__KERNEL_WORKER__": f"../../{worker}"}, "start.mjs"), encoding="utf-8")
     (target / "python.mjs").write_text(fill(sources["python.mjs"], {
         "__CONFIG__": json.dumps(config)}, "python.mjs"), encoding="utf-8")
-    site_config = out / "jupyter-lite.json"
-    data = json.loads(site_config.read_text(encoding="utf-8"))
-    kernel = data["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
-    kernel["pyodideUrl"] = f"./static/calijack/python.mjs?_={digest}"
-    site_config.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    # The kernel's settings, as JupyterLite would give them (the live page reads them), with
+    # python.mjs as the kernel's Pyodide.
+    (out / "jupyter-lite.json").write_text(json.dumps(lite_config(packages, f"./static/calijack/python.mjs?_={digest}"),
+                                                      indent=2), encoding="utf-8")
     return digest
 
 
@@ -449,12 +449,14 @@ def install_play_page(out: Path, digest: str, runtime: Path, anywidget: Path) ->
     (target / "anywidget.js").write_text(SOURCE_MAP.sub("", front_end), encoding="utf-8")
 
 
-def lite_config(packages: list[str]) -> dict:
-    """``jupyter-lite.json`` from ``lite/jupyter-lite.json``, with the packages to preload."""
+def lite_config(packages: list[str], pyodide_url: str) -> dict:
+    """``jupyter-lite.json`` from ``lite/jupyter-lite.json``, with the packages to preload and
+    the kernel's Pyodide."""
     config = json.loads((HERE / "jupyter-lite.json").read_text())
     settings = config["jupyter-config-data"]["litePluginSettings"]
     kernel = settings["@jupyterlite/pyodide-kernel-extension:kernel"]
     kernel["loadPyodideOptions"] = {"packages": packages}
+    kernel["pyodideUrl"] = pyodide_url
     return config
 
 
@@ -479,8 +481,6 @@ def build(out: Path, cache: Path, archives: str = "stored") -> dict:
         if out.exists():
             shutil.rmtree(out)
         out.mkdir(parents=True)
-        # The kernel's settings, as JupyterLite would give them (the live page reads them).
-        (out / "jupyter-lite.json").write_text(json.dumps(lite_config(packages), indent=2))
         worker = install_kernel_worker(out, by_name["jupyterlite-pyodide-kernel"])
         log(f"the kernel's worker: {worker.relative_to(out).as_posix()}")
         target = out / "static" / "pyodide"

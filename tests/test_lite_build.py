@@ -188,13 +188,13 @@ def test_the_kernel_start_takes_the_worker_and_python_with_one_digest(tmp_path):
     (out / "static" / "pyodide").mkdir(parents=True)
     (out / "static" / "pyodide" / "pyodide-lock.json").write_text('{"packages": {}}')
     (out / "static" / "pyodide" / "python_stdlib.zip").write_bytes(b"the standard library")
-    settings = {"@jupyterlite/pyodide-kernel-extension:kernel": {"pyodideUrl": "./static/pyodide/pyodide.mjs"}}
-    (out / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": {"litePluginSettings": settings}}))
 
     digest = build_lite.install_kernel_start(out, ["calijack", "ipywidgets"], ["calijack", "ipywidgets"])
     config = json.loads((out / "jupyter-lite.json").read_text())
     kernel = config["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
     assert kernel["pyodideUrl"] == f"./static/calijack/python.mjs?_={digest}"
+    assert kernel["loadPyodideOptions"] == {"packages": ["calijack", "ipywidgets"]}
+    assert kernel["disablePyPIFallback"] is True  # the rest of lite/jupyter-lite.json comes along
     start = (out / "static" / "calijack" / "start.mjs").read_text()
     assert f'from "./python.mjs?_={digest}"' in start
     assert 'import "../../extensions/@jupyterlite/pyodide-kernel-extension/static/comlink.worker.0123abcd.js"' in start

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from calijack import progress
 from calijack.puzzles import load as load_puzzles
+from complete_widgets import STATE_TYPE  # book/_ext is on sys.path (Jupyter Book's local_extensions)
 
 HERE = Path(__file__).resolve().parent
 PAGE_FILES = HERE.parent / "_progress"
@@ -34,7 +35,6 @@ PROGRESS_PAGE = "book/progress"
 SANDBOX_PAGE = "notebooks/07_sandbox"
 NOT_PAGES = {"search", "genindex", "py-modindex"}
 LESSONS = "notebooks/"
-STATE_TYPE = "application/vnd.jupyter.widget-state+json"
 STATE_FILE = re.compile(r'data-cj-state="([^"]+)"')
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 PUZZLE_CLASS = re.compile(r"^cj-puzzle-n-(\d+)$")

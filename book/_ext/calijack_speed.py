@@ -52,13 +52,12 @@ from markupsafe import Markup
 from sphinx.errors import ExtensionError
 
 import site_trim  # noqa: I001 - book/_ext is on sys.path (Jupyter Book's local_extensions)
-from complete_widgets import describe, missing_models
+from complete_widgets import STATE_TYPE, describe, missing_models
 from demo_pictures import VIEW_TAG, add_pictures
 
 HERE = Path(__file__).resolve().parent
 LOADER = "cj-widgets.js"
 STYLES = "cj-widgets.css"
-STATE_TYPE = "application/vnd.jupyter.widget-state+json"
 STATE_DIR = "_static/cj-widget-state"
 WIDGET_FILES = ("require.js", "jupyter-widgets-*.js")
 NO_SCRIPT = "\n<noscript><style>.cj-demo-loading,.cj-demo-start{display:none}</style></noscript>"

@@ -95,11 +95,10 @@ def complete_runs(execute, log, runs: int = RUNS, wait: int = IOPUB_WAIT):
                 return nb
             text = (f"a notebook run in {where} came back with a widget state that lacks "
                     f"{describe(missing)} that its widgets name (run {attempt} of {runs})")
-            if attempt == runs:
-                raise CellExecutionError(text, "IncompleteWidgetState",
-                                         "the kernel's widget messages did not all reach the build")
-            log(text + ": running it again")
-        return nb  # not reached: the last run returns or raises
+            if attempt < runs:
+                log(text + ": running it again")
+        raise CellExecutionError(text, "IncompleteWidgetState",
+                                 "the kernel's widget messages did not all reach the build")
 
     return run
 
