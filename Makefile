@@ -56,11 +56,22 @@ _build/.engine-stamp: $(ENGINE_FILES)
 book: env lite _build/.engine-stamp
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 
-# Every test: those that need no browser two at a time (pytest-xdist), then the browser's, one at a
-# time (they share the served book and Chromium), and the lessons' notebooks (nbval).
-test: env chromium book hub-env
-	$(PY) -m pytest tests --ignore=tests/browser -n 2
-	$(PY) -m pytest tests/browser notebooks
+# Every test, in timed phases (tests/phase.py prints each one's time as it ends, then a table and
+# one closing line for all of them): the environment; the book (the live site, then the chapters
+# and lessons executed, two notebooks at a time); the tests that need no browser; the browser tests,
+# two files at a time (pytest-xdist --dist loadfile: each worker has its own Chromium, served book
+# and servers, on ports of their own); the lessons' notebooks (nbval), two at a time. A failed test
+# phase does not stop the next one: the summary fails the run.
+PHASE := $(PYTHON) tests/phase.py
+TEST_WORKERS ?= 2
+test:
+	@$(PHASE) start
+	@$(PHASE) environment -- $(MAKE) --no-print-directory env chromium hub-env
+	@$(PHASE) book -- $(MAKE) --no-print-directory book
+	-@$(PHASE) "tests without a browser" -- $(PY) -m pytest tests --ignore=tests/browser -n $(TEST_WORKERS) --durations=10
+	-@$(PHASE) "browser tests" -- $(PY) -m pytest tests/browser -n $(TEST_WORKERS) --dist loadfile --durations=15
+	-@$(PHASE) notebooks -- $(PY) -m pytest notebooks -n $(TEST_WORKERS) --dist loadfile
+	@$(PHASE) summary
 
 # The quick loop while working on the engine or the widgets: every test that needs neither the
 # built book, nor a browser, nor the package index (markers in pyproject.toml); no book build.

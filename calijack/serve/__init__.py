@@ -91,6 +91,7 @@ def voila_command(
     cull_idle_timeout: int | None = None,
     cull_connected_timeout: int | None = None,
     cull_interval: int | None = None,
+    page_connect_timeout: int | None = None,
     host_names: Sequence[str] = (),
     ip: str = HOST,
     log_level: str | None = None,
@@ -104,7 +105,8 @@ def voila_command(
     many kernels per notebook, ``pool_sizes`` names lessons with pools of their own (either
     turns pre-heating on); ``max_learners`` caps the lesson pages served at once;
     ``cull_idle_timeout`` and ``cull_connected_timeout`` (seconds) shut down idle kernels with
-    no page, and with a page still connected; ``host_names`` are names besides localhost that
+    no page, and with a page still connected; ``page_connect_timeout`` (seconds) is how long a
+    lesson page has to connect to its kernel before that kernel counts as one with no page; ``host_names`` are names besides localhost that
     the Host check lets through. The port is fixed (no silent fallback to another one).
     """
     cmd = [
@@ -126,6 +128,7 @@ def voila_command(
         "MappingKernelManager.cull_idle_timeout": cull_idle_timeout,
         "LessonKernelManager.cull_connected_timeout": cull_connected_timeout,
         "MappingKernelManager.cull_interval": cull_interval,
+        "LessonKernelManager.page_connect_timeout": page_connect_timeout,
     }
     cmd += [f"--{name}={value}" for name, value in settings.items() if value is not None]
     if host_names:  # the configuration's Host check, with more names (a Python literal)

@@ -11,7 +11,12 @@
   - pools sized per lesson (``pool_sizes``), so the sandbox can keep more kernels ready, and
     filled ``fill_concurrency`` kernels at a time, so refills do not starve the learners;
   - kernels idle ``cull_idle_timeout`` seconds go when no page is connected to them, after
-    ``cull_connected_timeout`` when a page still is (a forgotten tab);
+    ``cull_connected_timeout`` when a page still is (a forgotten tab); a lesson page whose
+    kernel has never had its page connect yet (the page is still loading: its scripts, then
+    its websocket) keeps it for at least ``page_connect_timeout`` seconds, however short the
+    idle limit; and a pre-heated kernel waiting in its pool for a learner is never culled
+    (it is checked alive when handed out), so culling never makes the server start
+    replacements that take the processor from a learner who is waiting;
   - the dead are not restarted (``KernelRestarter.restart_limit = 0`` in the configuration):
     a fresh kernel would hold none of the page's widgets, so the page is told the kernel died
     and asks the learner to reload.
@@ -114,6 +119,10 @@ class LessonKernelManager(AsyncMappingKernelManager):
     pool_sizes = Dict(value_trait=Integer(), config=True, help="""Pre-heated kernels kept for
         each named lesson (path under the lessons folder), instead of Voilà's pool_size.""")
 
+    page_connect_timeout = Integer(60, config=True, help="""Seconds a lesson page has to
+        connect to its kernel once the lesson is rendered (it loads its scripts first): until
+        then its kernel is not culled as one with no page, whatever cull_idle_timeout says.""")
+
     fill_concurrency = Integer(1, config=True, help="""Pre-heated kernels started at the same
         time, when the pools first fill and when learners have taken kernels from them: more
         would take the processor from the learners already playing.""")
@@ -134,6 +143,7 @@ class LessonKernelManager(AsyncMappingKernelManager):
         self._starting = 0  # learner kernels being started, counted against the cap at once
         self._fill_slots = asyncio.Semaphore(max(self.fill_concurrency, 1))
         self._filling: set[asyncio.Task] = set()  # pool entries starting now (holding a slot)
+        self._page_came: set[str] = set()  # learner kernels whose page has connected at least once
         pools = getattr(self, "kernel_pools_config", None)  # only with Voilà's pre-heating
         if pools is not None and self.pool_sizes:
             default = pools.get("default", {})
@@ -163,6 +173,7 @@ class LessonKernelManager(AsyncMappingKernelManager):
     def remove_kernel(self, kernel_id: str):
         """Forget a kernel (shut down, or dead) and free its seat."""
         self._learners.discard(kernel_id)
+        self._page_came.discard(kernel_id)
         return super().remove_kernel(kernel_id)
 
     def _handle_kernel_died(self, kernel_id: str) -> None:
@@ -252,9 +263,25 @@ class LessonKernelManager(AsyncMappingKernelManager):
 
     # -- idle kernels --------------------------------------------------------------------------
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
-        """Cull an idle kernel: after cull_idle_timeout with no page, cull_connected_timeout with one."""
+        """Cull an idle kernel: after cull_idle_timeout with no page, cull_connected_timeout with one.
+
+        A pre-heated kernel waiting in its pool is left alone (unless dead), and a lesson page
+        that has not connected yet has at least ``page_connect_timeout`` seconds to do so.
+        """
         kernel = self._kernels.get(kernel_id)
-        if kernel is None or not self._kernel_connections.get(kernel_id, 0):
+        if kernel is None:
+            return None
+        dead = getattr(kernel, "execution_state", "") == "dead"
+        if kernel_id not in self._learners and not dead:
+            return None  # waiting in a pool for a learner, not idle
+        connected = self._kernel_connections.get(kernel_id, 0) > 0
+        if connected:
+            self._page_came.add(kernel_id)
+        if dead or not connected:
+            last = getattr(kernel, "last_activity", None)
+            if (not dead and kernel_id not in self._page_came and last is not None
+                    and utcnow() - last <= timedelta(seconds=self.page_connect_timeout)):
+                return None  # its page is still on its way
             return await super().cull_kernel_if_idle(kernel_id)
         last = getattr(kernel, "last_activity", None)
         if not self.cull_connected_timeout or last is None or getattr(kernel, "execution_state", "") == "busy":

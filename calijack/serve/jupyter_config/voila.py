@@ -66,6 +66,7 @@ c.LessonKernelManager.max_learners = 40
 c.MappingKernelManager.cull_idle_timeout = 600  # no page connected: 10 minutes
 c.LessonKernelManager.cull_connected_timeout = 3600  # a page open but idle: an hour
 c.MappingKernelManager.cull_interval = 60
+c.LessonKernelManager.page_connect_timeout = 60  # a page still loading keeps its kernel a minute
 # A dead kernel is not restarted: the new one would hold none of the page's widgets. The page
 # is told it died ("the lesson lost its connection — reload") and its seat is freed.
 c.KernelRestarter.restart_limit = 0
