@@ -64,6 +64,20 @@ CHROMIUM_ARGS = [
 ]
 BOOK_HTML = Path(os.environ.get("CALIJACK_BOOK_HTML", REPO / "_build" / "html"))
 ALLOWED_HOST = "127.0.0.1"
+
+
+def _voila_startup_timeout() -> int:
+    """Voilà's own limit for a lesson's kernel to start, as calijack's configuration sets it."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    from calijack.serve import JUPYTER_CONFIG
+
+    return int(PyFileConfigLoader("voila.py", path=str(JUPYTER_CONFIG)).load_config()
+               .VoilaExecutor.startup_timeout)
+
+
+# What a navigation to a lesson may take (see _guarded_page).
+VOILA_STARTUP_TIMEOUT = _voila_startup_timeout()
 # Pages of the built book that are not content: Sphinx's search and index pages.
 NON_CONTENT_PAGES = {"search.html", "genindex.html", "py-modindex.html"}
 
@@ -201,6 +215,11 @@ def _guarded_page(browser, page_guard: PageGuard, **context_options):
     context.route("**/*", route)
     pg = context.new_page()
     pg.set_default_timeout(15_000)
+    # A navigation gets what the lesson server gives a lesson to start (Voilà's page is sent as
+    # its cells run: VoilaExecutor.startup_timeout, calijack/serve/jupyter_config/voila.py), not
+    # a limit set by how fast this machine is: on a slow, busy one a Voilà page took over 15 s
+    # to load (CI after issue 23, and two test files at a time since issue 36).
+    pg.set_default_navigation_timeout(VOILA_STARTUP_TIMEOUT * 1000)
 
     def on_console(msg) -> None:
         if msg.type == "error":
