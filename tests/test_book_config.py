@@ -36,3 +36,30 @@ def test_the_widget_check_runs_before_the_notebooks_run_ahead():
     # complete_widgets is set up first.
     loaded = final_extensions()
     assert loaded.index("complete_widgets") < loaded.index("execute_ahead")
+
+
+def test_what_execute_ahead_takes_from_myst_nb_is_still_there():
+    # book/_ext/execute_ahead.py runs notebooks through myst-nb's own reader and client, which are
+    # not documented API: a myst-nb that moves them must fail here, by name, not deep in a build.
+    import inspect
+
+    from jupyter_cache.base import JupyterCacheAbstract
+    from myst_nb.core import execute, nb_to_tokens, read
+    from myst_nb.core.config import NbParserConfig
+
+    wanted = {
+        "myst_nb.core.read.create_nb_reader(path, md_config, nb_config, content)":
+            (getattr(read, "create_nb_reader", None), ["path", "md_config", "nb_config", "content"]),
+        "myst_nb.core.execute.create_client(notebook, source, nb_config, logger, read_fmt)":
+            (getattr(execute, "create_client", None), ["notebook", "source", "nb_config", "logger", "read_fmt"]),
+        "myst_nb.core.nb_to_tokens.nb_node_to_dict(node)": (getattr(nb_to_tokens, "nb_node_to_dict", None), ["node"]),
+    }
+    for name, (function, parameters) in wanted.items():
+        assert function is not None, f"upstream changed: {name} is gone"
+        assert list(inspect.signature(function).parameters)[:len(parameters)] == parameters, \
+            f"upstream changed: {name} takes {list(inspect.signature(function).parameters)}"
+    for attribute in ("copy", "execution_mode", "execution_cache_path", "metadata_key"):
+        assert hasattr(NbParserConfig, attribute) or attribute in NbParserConfig.__dataclass_fields__, \
+            f"upstream changed: myst-nb's NbParserConfig has no {attribute}"
+    assert hasattr(JupyterCacheAbstract, "match_cache_notebook"), \
+        "upstream changed: jupyter-cache's match_cache_notebook is gone"
