@@ -1,7 +1,9 @@
 // calijack's live card table: an anywidget ES module (the same file in JupyterLab, Voilà and
 // JupyterLite). Python draws the table (calijack.render.table_html, the learner's cards as
 // <button class="cj-play" data-card="JH">) and decides everything; this module only shows the
-// HTML, sends back which card or action was chosen, and keeps the keyboard where it was.
+// HTML, sends back which card or action was chosen, and keeps the keyboard where it was. A
+// button drawn in the table HTML with data-action="NAME" sends {action: NAME}; one with
+// data-focus takes the keyboard when it arrives (pass-and-play's "show my cards").
 //
 // Traits: table_html, message_html, sheet_html (HTML strings), actions ({hint, undo, next, review,
 // drill, drill_next, drill_stop}:
@@ -114,6 +116,8 @@ function render({ model, el }) {
     if (table !== drawn.table) {
       const focused = focusInHand();
       const panelFocus = panel.contains(document.activeElement) ? document.activeElement : null;
+      // A control drawn in the table itself (the pass-and-play screen's button) that had the focus.
+      const called = felt.contains(document.activeElement) && document.activeElement.matches("[data-action]");
       const before = hand();
       const index = focused ? before.indexOf(focused) : -1;
       felt.innerHTML = table;
@@ -127,8 +131,20 @@ function render({ model, el }) {
         || (index >= 0 ? cards[Math.min(index, cards.length - 1)] : null)
         || cards.find((c) => c.classList.contains("cj-can")) || cards[0] || null;
       setRover(cards, target);
+      // A table that asks for one control first (data-focus: the screen between two players'
+      // turns) takes the keyboard from the hand; after it, the hand takes it back.
+      const call = felt.querySelector("[data-focus]");
+      const idle = !document.activeElement || document.activeElement === document.body;
+      if (call && (focused || called || idle)) {
+        focusOnSight(call);
+        call.scrollIntoView({ block: "nearest" });
+      } else if (called && target) {
+        // The hand just shown: in view, with the keyboard on it.
+        target.focus({ preventScroll: true });
+        felt.querySelector(".cj-you").scrollIntoView({ block: "nearest" });
+      }
       // A play keeps the keyboard in the hand: the next card takes the focus.
-      if (focused && target) target.focus({ preventScroll: true });
+      else if (focused && target) target.focus({ preventScroll: true });
       else if (focused && !target) el.dataset.handLeft = "1";
     }
     message.innerHTML = model.get("message_html");
@@ -181,6 +197,11 @@ function render({ model, el }) {
   for (const name of traits) model.on(`change:${name}`, schedule);
 
   felt.addEventListener("click", (event) => {
+    const control = event.target.closest("[data-action]");
+    if (control && felt.contains(control)) {
+      model.send({ action: control.dataset.action });
+      return;
+    }
     const card = event.target.closest(".cj-play");
     if (!card || !felt.contains(card)) return;
     setRover(hand(), card);

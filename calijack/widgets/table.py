@@ -57,6 +57,8 @@ class CardTable(anywidget.AnyWidget):
     when the page was asked to practise them, else ``None``) (each as the page sent it, as JSON text:
     unchecked; text that is not JSON comes as ``"junk"``, which the sandbox refuses).
     ``offer`` (``{"text", "yes", "no"}``, or empty) shows a choice in place of the table.
+    ``accepted``: the actions this table takes (:data:`ACTIONS` by default; the pass-and-play
+    table adds its own); any other is refused as malformed.
     """
 
     _esm = script() + "\n" + (HERE / "table.js").read_text(encoding="utf-8")
@@ -72,8 +74,10 @@ class CardTable(anywidget.AnyWidget):
 
     def __init__(self, on_action: Callable[[str, str | None], None],
                  on_bad: Callable[[str], None] | None = None,
-                 on_stored: Callable[[object, object, object], None] | None = None, **kwargs) -> None:
+                 on_stored: Callable[[object, object, object], None] | None = None,
+                 accepted: tuple[str, ...] = ACTIONS, **kwargs) -> None:
         super().__init__(**kwargs)
+        self.accepted = tuple(accepted)
         self._on_action = on_action
         self._on_bad = on_bad or (lambda _text: None)
         self._on_stored = on_stored or (lambda _game, _review, _drills: None)
@@ -86,7 +90,7 @@ class CardTable(anywidget.AnyWidget):
         if isinstance(content, dict) and content.get("action") == "stored":
             self._on_stored(*_stored(content.get("json")))
             return
-        if not isinstance(content, dict) or content.get("action") not in ACTIONS:
+        if not isinstance(content, dict) or content.get("action") not in self.accepted:
             self._on_bad("That click was not understood, so nothing was played.")
             return
         action, card = content["action"], content.get("card")
