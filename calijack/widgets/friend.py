@@ -188,6 +188,7 @@ class FriendTable(widgets.VBox):
         hints = tuple(box.value for box in self.hint_boxes)
         game = Friend(names, hints=hints, seed=self.seed_input.value, rules=self.rules)
         self.game = game
+        self._hinted = None
         self.setup_message.value = ""
         self.setup.layout.display = "none"
         self.game_box.layout.display = "flex"
@@ -219,6 +220,7 @@ class FriendTable(widgets.VBox):
     def _on_next(self) -> None:
         game = self._game()
         game.next_deal()
+        self._hinted = None
         self._clear_end()
         self._render()
         self.table.announce(self._pass_words())
