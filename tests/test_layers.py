@@ -132,6 +132,7 @@ BELOW = {
     "calijack.text": {"calijack.cards", "calijack.core", "calijack.quoting"},
     "calijack.text_hints": {"calijack.cards"},
     "calijack.text_coach": {"calijack.cards", "calijack.text", "calijack.text_hints"},
+    "calijack.text_friend": {"calijack.text"},
     "calijack.view": {"calijack.cards", "calijack.rules", "calijack.text"},
     "calijack.scoring": {"calijack.cards", "calijack.core", "calijack.text"},
     "calijack.fast": {"calijack.core", "calijack.rules"},
