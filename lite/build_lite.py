@@ -233,7 +233,7 @@ def calijack_wheel(work: Path) -> Path:
     source = work / "calijack-src"
     shutil.copytree(REPO / "calijack", source / "calijack",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "PYPI.md", "LICENSE"):  # what pyproject.toml names
         shutil.copy2(REPO / name, source / name)
     out = work / "calijack-wheel"
     # Fixed dates in the wheel: the same tree gives the same bytes, so the compiled start
