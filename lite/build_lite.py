@@ -146,7 +146,7 @@ def run(cmd: list[str], **kwargs) -> None:
     try:
         subprocess.run(cmd, check=True, **kwargs)
     except FileNotFoundError as exc:
-        raise BuildError(f"{cmd[0]} is not installed ({exc}); see the README") from exc
+        raise BuildError(f"{cmd[0]} is not installed ({exc}); see README.md, The two commands") from exc
     except subprocess.CalledProcessError as exc:
         raise BuildError(f"`{' '.join(map(str, cmd))}` failed with exit code {exc.returncode}") from exc
 
