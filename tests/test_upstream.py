@@ -228,3 +228,27 @@ def test_the_kernel_worker_still_has_the_api_the_live_page_drives():
         f"{PREFIX}the kernel's worker no longer sends comm messages as {{type, content, buffers, parentHeader}}"
     assert re.search(r"bundle:\{ename:\w+,evalue:\w+,traceback:\w+\}", worker), \
         f"{PREFIX}the kernel's execute_error has no ename, evalue and traceback"
+
+
+# ---------------------------------------------------------------------------------------------
+# Pyodide (lite/kernel/python.mjs keeps a started Python with options Pyodide marks @ignore)
+
+
+@pytest.mark.built_book
+def test_pyodide_still_takes_the_snapshot_options_the_kernel_start_uses():
+    build_lite = load_build_lite()
+    package = ROOT / "_build" / "lite-cache" / "npm" / "node_modules" / "pyodide"
+    if not (package / "pyodide.d.ts").is_file():
+        pytest.fail(f"{package}/pyodide.d.ts is missing: run `make lite` (`make book` and `make test` do)",
+                    pytrace=False)
+    types = (package / "pyodide.d.ts").read_text(encoding="utf-8")
+    python_mjs = (ROOT / "lite" / "kernel" / "python.mjs").read_text(encoding="utf-8")
+    options = re.search(r"\ninterface PyodideConfig \{(.*?)\n\}", types, re.DOTALL)
+    assert options, f"{PREFIX}pyodide {build_lite.PYODIDE_VERSION}'s pyodide.d.ts has no PyodideConfig (loadPyodide's options)"
+    for option in ("indexURL", "packages", "convertNullToNone", "fsInit", "_makeSnapshot", "_loadSnapshot"):
+        assert option in python_mjs, option  # what python.mjs gives loadPyodide
+        assert re.search(rf"\n\t{option}\?:", options.group(1)), f"{PREFIX}Pyodide's loadPyodide takes no {option}"
+    for method in ("makeMemorySnapshot", "loadPackage", "runPython", "runPythonAsync", "setStdout", "setStderr"):
+        assert re.search(rf"\b{method}\(", types), f"{PREFIX}Pyodide has no {method}()"
+    assert re.search(r"\bloadedPackages:", types), f"{PREFIX}Pyodide has no loadedPackages"
+    assert re.search(r"\bbatched\??:", types), f"{PREFIX}Pyodide's setStdout/setStderr take no batched"
