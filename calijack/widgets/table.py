@@ -59,7 +59,7 @@ class CardTable(anywidget.AnyWidget):
     ``offer`` (``{"text", "yes", "no"}``, or empty) shows a choice in place of the table.
     """
 
-    _esm = script() + "\n" + (HERE / "table.js").read_text(encoding="utf-8")
+    _esm = "\n".join([script(), *((HERE / name).read_text(encoding="utf-8") for name in ("keys.js", "table.js"))])
     _css = HERE.parent / "static" / "calijack.css"
 
     table_html = traitlets.Unicode("").tag(sync=True)
