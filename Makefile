@@ -7,13 +7,13 @@ STAMP := $(VENV)/.installed
 BOOK_PORT ?= 8000
 VOILA_PORT ?= 8866
 # The live site's archives: stored, for a host that compresses them (make serve does), or
-# deflated, for a host that sends .zip and .whl as they are (README: Publishing the book).
+# deflated, for a host that sends .zip and .whl as they are (book/publishing.md).
 LITE_ARCHIVES ?= stored
 
 .PHONY: env chromium npm lite book test test-fast serve bench lighthouse lock clean hub hub-env
 
 # Copied to .venv/etc/jupyter/voila.py: any `voila` of the environment reads calijack's lesson
-# settings (README: lessons for a class).
+# settings (book/teaching.md: the lesson server).
 VOILA_SETTINGS := calijack/serve/jupyter_config/environment/voila.py
 
 $(STAMP): requirements.txt pyproject.toml $(VOILA_SETTINGS)
@@ -91,7 +91,7 @@ lighthouse: env chromium book
 	npm ci --prefix bench/lighthouse --no-audit --no-fund --silent
 	$(PY) bench/lighthouse.py
 
-# calijack's JupyterHub on this machine (README: a class of any size): JupyterHub's pins on top of
+# calijack's JupyterHub on this machine (book/teaching.md): JupyterHub's pins on top of
 # the environment's, and the proxy from npm (deploy/jupyterhub/package-lock.json). 127.0.0.1 only,
 # unless given HUB_NAME (the name learners type), HUB_CERT and HUB_KEY (its HTTPS certificate).
 HUB := deploy/jupyterhub

@@ -34,7 +34,6 @@ import json
 import os
 import shlex
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -54,12 +53,6 @@ from calijack import serve  # noqa: E402
 from voila_learner import HOST, Failure, Learner  # noqa: E402
 
 NOTEBOOKS = ROOT / "notebooks"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
 
 
 def summary(values: list[float], digits: int = 1) -> dict:
@@ -207,7 +200,7 @@ async def classroom(n: int, args, server: psutil.Process) -> tuple[list[dict], d
 
 def run(n: int, args) -> dict:
     """One classroom of ``n`` learners against a fresh server."""
-    port = free_port()
+    port = serve.free_port()
     args.base = f"http://{HOST}:{port}/"
     options = serve.parse_args(["--voila-port", str(port), "--notebooks", str(NOTEBOOKS),
                                 *shlex.split(args.server_args)])

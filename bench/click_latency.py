@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from calijack.serve import stop_process_group, voila_command, voila_env, wait_for_http  # noqa: E402
+from calijack.serve import free_port, stop_process_group, voila_command, voila_env, wait_for_http  # noqa: E402
 
 NOTEBOOK = ROOT / "notebooks" / "07_sandbox.ipynb"
 CHROMIUM = os.environ.get("CALIJACK_CHROMIUM", "/usr/bin/chromium")
@@ -68,12 +67,6 @@ TIMER_JS = """() => {
     }
   }).observe(root, {subtree: true, childList: true, attributes: true});
 }"""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def summary(values: list[float]) -> dict:

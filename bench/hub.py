@@ -238,7 +238,7 @@ def run(n: int, args) -> dict:
     """One class of ``n`` learners on a fresh hub."""
     folder = Path(tempfile.mkdtemp(prefix=f"hub-bench-{n}-"))
     (folder / "learners.txt").write_text("".join(f"learner{i:03d}\n" for i in range(n)))
-    port = classroom.free_port()
+    port = serve.free_port()
     args.hub = f"http://{HOST}:{port}/"
     log = open(folder / "hub.log", "wb")
     process = subprocess.Popen([sys.executable, str(HUB), "--learners", str(folder / "learners.txt"),

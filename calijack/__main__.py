@@ -229,24 +229,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .review import DEFAULT_SAMPLES
 
-    rate = sub.add_parser("review", help="rate every play of a record: each legal card's value, mistakes marked")
+    # The sampled worlds that estimate a play's value: review and drill take the same two
+    # options, so a drill of a review's mistakes can ask for the very same values.
+    worlds = argparse.ArgumentParser(add_help=False)
+    worlds.add_argument("--samples", type=_samples, default=DEFAULT_SAMPLES,
+                        help=f"worlds per estimated play (default {DEFAULT_SAMPLES})")
+    worlds.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds (default 0)")
+
+    rate = sub.add_parser("review", parents=[worlds],
+                          help="rate every play of a record: each legal card's value, mistakes marked")
     rate.add_argument("file", help="a deal or match record (JSON)")
     rate.add_argument("--json", action="store_true", help="print one JSON object")
     rate.add_argument("--seat", type=int, default=None, help="review only this seat's plays")
-    rate.add_argument("--samples", type=_samples, default=DEFAULT_SAMPLES,
-                      help=f"worlds per estimated play (default {DEFAULT_SAMPLES})")
-    rate.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds (default 0)")
     rate.set_defaults(run=_review)
 
     from .drill import COMPUTER
 
-    drill = sub.add_parser("drill", help="one seat's mistakes as positions to try again (the review's values)")
+    drill = sub.add_parser("drill", parents=[worlds],
+                           help="one seat's mistakes as positions to try again (the review's values)")
     drill.add_argument("file", help="a deal or match record (JSON)")
     drill.add_argument("--seat", type=int, required=True, help="the seat whose mistakes to drill")
     drill.add_argument("--json", action="store_true", help="print one JSON object")
-    drill.add_argument("--samples", type=_samples, default=DEFAULT_SAMPLES,
-                       help=f"worlds per estimated play (default {DEFAULT_SAMPLES}, as review)")
-    drill.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds (default 0, as review)")
     drill.set_defaults(run=_drill)
 
     same = sub.add_parser("compare", help="a seat's points beside the computer's, with the same cards")

@@ -131,14 +131,20 @@ class CaliforniaJackGame(pyspiel.Game):
         return state
 
 
+def _dealing_order(dealer: int) -> tuple[int, ...]:
+    """The seats the cards go round to, one at a time: from the seat after the dealer
+    (:func:`calijack.core.first_leader`), in playing order."""
+    return core.play_order(core.first_leader(dealer, PLAYERS), PLAYERS)
+
+
 def deal_actions(deal: Deal) -> list[int]:
     """The chance actions that deal ``deal``: the dealer, the cut suit (if cut), then the 52 cards."""
     actions = [deal.dealer]
     if deal.rules.trump_cut:
         actions.append(int(deal.trump))
-    first = (deal.dealer + 1) % PLAYERS
+    order = _dealing_order(deal.dealer)
     for k in range(6 * PLAYERS):
-        actions.append(deal.hands[(first + k) % PLAYERS][k // PLAYERS].index)
+        actions.append(deal.hands[order[k % PLAYERS]][k // PLAYERS].index)
     actions.extend(card.index for card in deal.stock)
     return actions
 
@@ -168,16 +174,16 @@ class _Position:
 
     def seat_of(self, k: int) -> int | None:
         """Who receives the k-th card dealt (None: the stock)."""
-        return (self.dealer + 1 + k) % PLAYERS if k < 6 * PLAYERS else None
+        return _dealing_order(self.dealer)[k % PLAYERS] if k < 6 * PLAYERS else None
 
 
 
 def _deal(rules: Rules, dealer: int, cut: int | None, dealt: tuple[int, ...]) -> Deal:
     """The engine's deal of 52 cards dealt in this game's order (:func:`deal_actions`)."""
     hands = [[], []]
-    first = (dealer + 1) % PLAYERS
+    order = _dealing_order(dealer)
     for k, card in enumerate(dealt[:6 * PLAYERS]):
-        hands[(first + k) % PLAYERS].append(DECK[card])
+        hands[order[k % PLAYERS]].append(DECK[card])
     stock = [DECK[c] for c in dealt[6 * PLAYERS:]]
     return Deal.from_cards(hands, stock, dealer, rules, Suit(cut) if rules.trump_cut else None)
 

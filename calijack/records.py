@@ -1,4 +1,4 @@
-"""Game records (``shared/RECORDS.md``): read, check, write, and replay as JSON.
+"""Game records (``RECORDS.md``): read, check, write, and replay as JSON.
 
 A record fixes a deal or a match completely. Reading one checks every card and every play
 against the rules; anything wrong raises :class:`RecordError`, which says what and where.

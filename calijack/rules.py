@@ -1,6 +1,6 @@
 """The rule options of California Jack: the standard profile and every variant, validated.
 
-Each option names where it comes from (the five accounts in ``shared/sources``), so the
+Each option names where it comes from (the five accounts of ``book/sources.md``), so the
 book and the sandbox can say which account a learner is switching to.
 """
 

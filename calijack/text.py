@@ -53,6 +53,8 @@ MESSAGES = {
     "record_not_text": "a record is JSON text or an object, not {kind}",
     "record_too_deep": "lists and objects are nested more than {limit} deep; a record needs at most {needed}",
     "no_output": "cannot write to standard output: {reason}",
+    # A fault of calijack's, not the learner's (its traceback goes to the server's log).
+    "unexpected": "Something went wrong ({error}). Nothing was changed.",
 }
 
 # A rule option's short name (a demo's button, a table's row): the learner's words, never

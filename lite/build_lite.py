@@ -146,7 +146,7 @@ def run(cmd: list[str], **kwargs) -> None:
     try:
         subprocess.run(cmd, check=True, **kwargs)
     except FileNotFoundError as exc:
-        raise BuildError(f"{cmd[0]} is not installed ({exc}); see the README") from exc
+        raise BuildError(f"{cmd[0]} is not installed ({exc}); see README.md, The two commands") from exc
     except subprocess.CalledProcessError as exc:
         raise BuildError(f"`{' '.join(map(str, cmd))}` failed with exit code {exc.returncode}") from exc
 
@@ -233,7 +233,7 @@ def calijack_wheel(work: Path) -> Path:
     source = work / "calijack-src"
     shutil.copytree(REPO / "calijack", source / "calijack",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "PYPI.md", "LICENSE"):  # what pyproject.toml names
         shutil.copy2(REPO / name, source / name)
     out = work / "calijack-wheel"
     # Fixed dates in the wheel: the same tree gives the same bytes, so the compiled start

@@ -56,7 +56,7 @@ def _run_node(runtime: Path, lessons_json: Path, out: Path) -> None:
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     except FileNotFoundError as exc:
-        raise CompileError("node is not installed (it comes with npm; see the README)") from exc
+        raise CompileError("node is not installed (it comes with npm; see README.md, The two commands)") from exc
     if done.returncode != 0:
         raise CompileError(f"compiling the lessons' start in Pyodide failed:\n{done.stderr[-3000:]}")
 

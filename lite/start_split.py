@@ -23,7 +23,7 @@ the build writes (``calijack.serve.static.precompress``). A host that sends ``.z
 ``.whl`` as they are (GitHub Pages, Cloudflare and CloudFront go by type, and
 ``application/zip`` is not on their lists) would send stored archives at twice the size: for
 such a host, build with ``--archives deflated`` (``make book LITE_ARCHIVES=deflated``), as
-Pyodide's own archives are (README: Publishing the book).
+Pyodide's own archives are (book/publishing.md).
 """
 
 from __future__ import annotations

@@ -22,7 +22,9 @@ RULE_CHAPTERS = ["01_aim", "02_deal", "03_legal_play", "04_drawing", "05_scoring
 REFERENCE = ["sources", "rules_reference", "records"]
 NOTEBOOK_PAGES = ["intro"] + RULE_CHAPTERS + ["practice", "progress", "strategy", "variants", "faq", "rules_reference",
                                               "records"]
-ALL_PAGES = NOTEBOOK_PAGES + ["lessons", "glossary", "sources"]
+# For teachers and hosts (plain Markdown: no engine claims).
+GUIDES = ["teaching", "publishing"]
+ALL_PAGES = NOTEBOOK_PAGES + ["lessons", "glossary", "sources"] + GUIDES
 NOTEBOOKS = sorted((BOOK.parent / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 # Tags that keep a code cell out of the reader's way: folded behind "Show code", or not shown.
 COLLAPSED = {"hide-input", "hide-cell", "remove-input", "remove-cell"}
@@ -332,3 +334,4 @@ def test_table_of_contents_lists_every_page_in_its_part():
     assert lessons[1:] == [f"notebooks/{name}" for name in on_disk]
     assert files.get("Beyond the rules") == [f"book/{p}" for p in ("strategy", "variants", "faq", "glossary")]
     assert files.get("Reference") == [f"book/{p}" for p in REFERENCE]
+    assert files.get("Teaching and publishing") == [f"book/{p}" for p in GUIDES]

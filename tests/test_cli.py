@@ -131,3 +131,20 @@ def test_messages_with_suit_symbols_survive_an_ascii_terminal(eng, tmp_path):
     proc = eng.run_cli("replay", DATA / "good_deal.json", env=env)
     no_traceback(proc)
     assert proc.returncode == 0 and "Scoring:" in proc.stdout
+
+
+@pytest.mark.parametrize("command", ["review", "drill"])
+def test_review_and_drill_take_the_same_sampling_options(command, capsys):
+    # One declaration of --samples and --seed (a parent parser) for both commands.
+    from calijack.__main__ import build_parser
+    from calijack.review import DEFAULT_SAMPLES
+
+    parser = build_parser()
+    given = parser.parse_args([command, "game.json", "--seat", "0", "--samples", "7", "--seed", "3"])
+    assert (given.samples, given.seed) == (7, 3)
+    default = parser.parse_args([command, "game.json", "--seat", "0"])
+    assert (default.samples, default.seed) == (DEFAULT_SAMPLES, 0)
+    with pytest.raises(SystemExit) as refused:
+        parser.parse_args([command, "game.json", "--seat", "0", "--samples", "1"])
+    assert refused.value.code == 2
+    assert "samples must be a whole number of at least 2, not '1'" in capsys.readouterr().err

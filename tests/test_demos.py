@@ -27,7 +27,7 @@ from calijack.widgets.demos import (cards_demo, deal_demo, deal_replay, drawing_
                                     scoring_demo, variants_demo, worked_example)
 from calijack.widgets.static import StaticDemo
 
-# The lessons' positions (notebooks/03 and 05 use these too).
+# The lessons' positions (notebooks/03_legal_play.ipynb and 05_scoring.ipynb use these too).
 LEGAL_STATE = Deal.random(2).start().play("8C")
 FINISHED = play_out(Deal.random(11).start(), 11)
 PARTIAL = FINISHED.rewind(21)  # ten tricks and one card of the eleventh

@@ -9,6 +9,7 @@ they never run. Rendering (``calijack.render``) is not part of the engine: the l
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -122,7 +123,7 @@ def test_no_import_cycle_inside_the_engine():
     assert cycle is None, "import cycle: " + " -> ".join(cycle)
 
 
-# Each module with the engine modules it may import (directly): the layers of DESIGN.md.
+# Each module with the engine modules it may import (directly): narrower than DESIGN.md's layers.
 BELOW = {
     "calijack.quoting": set(),
     "calijack.cards": {"calijack.quoting"},
@@ -149,3 +150,95 @@ def test_nothing_in_the_engine_imports_the_sandbox_or_the_command_line():
     for module, targets in GRAPH.items():
         if module not in top | {"calijack"}:
             assert not targets & {"calijack.play", "calijack.__main__"}, module
+
+
+# ------------------------------------------------------------------------------------------
+# The layers of DESIGN.md, for every module of the package (render, widgets and serve too).
+# DESIGN.md's list between <!-- layers: … --> and <!-- /layers --> is the one map: each item
+# "- **N. name**: `module`, `module`, … description".
+
+DESIGN = PACKAGE.parent / "DESIGN.md"
+LAYER_ITEM = re.compile(r"^- \*\*(\d+)\. ([^*]+)\*\*:(.*?)(?=^- \*\*|\Z)", re.S | re.M)
+MODULE_NAME = re.compile(r"`(calijack(?:\.[\w]+)*)`")
+# The one way up: a card, a state and a deal's result show themselves in a notebook through a
+# lazy _repr_html_ that imports calijack.render when called.
+REPR_HOOKS = {"calijack.cards", "calijack.state", "calijack.scoring"}
+
+
+def design_layers(text: str) -> list[tuple[str, list[str]]]:
+    """DESIGN.md's layers, bottom first: (name, the modules it names), in the order written."""
+    block = re.search(r"<!-- layers:.*?-->\n(.*?)<!-- /layers -->", text, re.S)
+    assert block, "DESIGN.md has no <!-- layers: … --> … <!-- /layers --> list"
+    layers = []
+    for number, name, body in LAYER_ITEM.findall(block.group(1)):
+        assert int(number) == len(layers), f"DESIGN.md: layer {number} ({name}) out of order"
+        layers.append((name, MODULE_NAME.findall(body)))
+    return layers
+
+
+LAYERS = design_layers(DESIGN.read_text(encoding="utf-8"))
+LAYER_OF = {module: i for i, (_, modules) in enumerate(LAYERS) for module in modules}
+FULL_GRAPH = import_graph(ALL)
+
+
+def test_design_lists_layers_and_the_parser_reads_them():
+    assert len(LAYERS) >= 8 and all(modules for _, modules in LAYERS)
+    sample = ("<!-- layers: x -->\n- **0. a**: `calijack.quoting`, words.\n"
+              "- **1. b**: `calijack.cards`\n  `calijack.rules`. More words.\n<!-- /layers -->")
+    assert design_layers(sample) == [("a", ["calijack.quoting"]), ("b", ["calijack.cards", "calijack.rules"])]
+    with pytest.raises(AssertionError, match="out of order"):
+        design_layers(sample.replace("**1. b**", "**2. b**"))
+
+
+def test_every_module_named_in_design_exists():
+    named = [module for _, modules in LAYERS for module in modules]
+    missing = sorted(set(named) - set(ALL))
+    assert not missing, f"DESIGN.md names modules that do not exist: {missing}"
+    twice = sorted({m for m in named if named.count(m) > 1})
+    assert not twice, f"DESIGN.md puts these modules in two layers: {twice}"
+
+
+def test_every_module_of_the_package_is_in_a_layer():
+    unplaced = sorted(set(ALL) - set(LAYER_OF))
+    assert not unplaced, f"modules in no layer of DESIGN.md (add each to its layer): {unplaced}"
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    wrong = []
+    for module, targets in FULL_GRAPH.items():
+        for target in targets:
+            if module not in LAYER_OF or target not in LAYER_OF:
+                continue  # named by test_every_module_of_the_package_is_in_a_layer
+            if LAYER_OF[target] > LAYER_OF[module] and not (module in REPR_HOOKS and target == "calijack.render"):
+                wrong.append(f"{module} (layer {LAYER_OF[module]}) imports {target} (layer {LAYER_OF[target]})")
+    assert not wrong, "\n".join(wrong)
+
+
+def _function_of_each_import(tree: ast.AST, name: str):
+    """The name of the function around each import of ``name`` (None at module level)."""
+    found = []
+
+    def walk(node, function):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                walk(child, child.name)
+            elif isinstance(child, ast.ImportFrom) and any(a.name == name for a in child.names):
+                found.append(function)
+            else:
+                walk(child, function)
+
+    walk(tree, None)
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(REPR_HOOKS))
+def test_the_way_up_is_only_the_lazy_repr_html(module):
+    tree = ast.parse(ALL[module].read_text(encoding="utf-8"))
+    functions = _function_of_each_import(tree, "render")
+    assert functions and set(functions) == {"_repr_html_"}, f"{module} imports render in {functions}"
+
+
+def test_the_layer_check_can_fail():
+    # A module of the engine that imported the widgets would be caught.
+    assert LAYER_OF["calijack.core"] < LAYER_OF["calijack.widgets.sandbox"]
+    assert LAYER_OF["calijack.widgets"] < LAYER_OF["calijack.serve"]

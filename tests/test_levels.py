@@ -35,6 +35,7 @@ def _index(code: str) -> int:
 
 
 SPADES = 3
+NUMBER_WORDS = {5: "five", 6: "six", 7: "seven"}
 
 
 def test_the_levels_weakest_first_each_with_a_label_and_one_plain_sentence():
@@ -156,3 +157,42 @@ def test_the_committed_ladder_holds_and_the_readme_shows_it():
     assert set(data["native_ms"]) == set(LEVELS)
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     assert ladder.readme_table(data) in readme
+
+
+def test_each_levels_sentence_says_what_that_level_does():
+    # Each sentence names what its own player does, in words no other level's sentence uses,
+    # and the player is seen to do it: two sentences swapped fail here.
+    from calijack.players import DEFAULT_SAMPLES, RULES_OF_THUMB
+    from calijack.players import beginner, expert
+
+    about = {name: level.about.lower() for name, level in LEVELS.items()}
+    hand = len(Deal.random(1).hands[0])           # the cards each hand holds once the stock is gone
+    own = {
+        # Wins a trick it can win WIN of the time, leads its strongest card LEAD_STRONG of the time.
+        "beginner": ["grabs nearly every trick it can", "leads its best cards", "no attention"],
+        # The rules of thumb (heuristic.RULES_OF_THUMB) are the whole of its play.
+        "casual": ["rules of thumb"],
+        # Guesses at the hidden cards while the stock lasts, then solves the last hand exactly.
+        "strong": ["imagines where the hidden cards may be", f"last {NUMBER_WORDS[hand]} tricks perfectly"],
+        # The search with more guesses (at least MIN_SAMPLES, against DEFAULT_SAMPLES), more when
+        # the stock runs low (its budget pays for more of them when fewer cards are left).
+        "expert": ["like strong", "many more guesses", "when the stock runs low"],
+    }
+    for name, phrases in own.items():
+        for phrase in phrases:
+            assert [n for n in about if phrase in about[n]] == [name], (name, phrase)
+    assert 0.5 < beginner.WIN < 1 and 0.5 < beginner.LEAD_STRONG < 1
+    assert PLAYERS["casual"] is HeuristicPlayer and len(RULES_OF_THUMB) >= 3
+    assert PLAYERS["strong"] is SearchPlayer and issubclass(PLAYERS["expert"], SearchPlayer)
+    assert expert.MIN_SAMPLES > DEFAULT_SAMPLES
+    # The Expert's guesses (counted) grow as the stock runs low: fewer cards to play in each try.
+    state, worlds = Deal.random(2).start(), []
+    while len(worlds) < 2:
+        view = state.view(state.to_play)
+        assert view.stock_count > 0, worlds
+        if len(view.legal) > 1 and (not worlds or view.stock_count <= 4):
+            player = ExpertPlayer(budget=3000, min_samples=1)
+            player.choose(view, random.Random(0))
+            worlds.append(player.last_stats["worlds"])
+        state = state.play(state.legal_cards()[0])
+    assert len(worlds) == 2 and worlds[1] > 2 * worlds[0], worlds

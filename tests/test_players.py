@@ -283,3 +283,27 @@ def test_game_is_decided_exactly_when_no_share_of_the_rest_changes_who_leads(own
     outcomes = {game_winner([p + (pips_of(rest) if s == t else 0) for s, p in enumerate(pips)])
                 for t in range(players)}
     assert game_decided(pips) == (outcomes == {game_winner(pips)})
+
+
+@pytest.mark.parametrize("guesses", [(3, 7), (5, 2)])
+def test_the_expert_spends_its_own_budget(monkeypatch, guesses):
+    # Counted, not timed: the guesses at the hidden cards (calls to the search's sample) one
+    # decision makes. A guess pays for trying each legal card to the end of the deal (every card
+    # in the hands and the stock played) plus GUESS_COST: a budget of n such guesses makes n.
+    from calijack.players import expert, search
+
+    made = []
+    real_sample = search.sample
+    monkeypatch.setattr(search, "sample", lambda *a, **kw: made.append(1) or real_sample(*a, **kw))
+    state = Deal.random(11).start()
+    view = state.view(state.to_play)
+    assert view.stock_count > 0 and len(view.legal) > 1   # a sampled decision, not the endgame's
+    per_guess = expert.GUESS_COST + len(view.legal) * (sum(view.hand_sizes) + view.stock_count)
+    counted = []
+    for n in guesses:
+        made.clear()
+        player = expert.ExpertPlayer(budget=n * per_guess, min_samples=1, max_samples=1000)
+        player.choose(view, random.Random(0))
+        counted.append(len(made))
+        assert player.last_stats["worlds"] == len(made)
+    assert counted == list(guesses)

@@ -24,6 +24,7 @@ from calijack.progress import ProgressError, read
 from calijack.records import deal_record
 from calijack.schemalite import KEYWORDS, SchemaError, check
 from calijack.state import Deal
+from calijack.text_progress import say as say_progress
 
 
 
@@ -183,16 +184,23 @@ def test_a_damaged_document_is_read_or_refused_as_the_reference_says(doc, data):
         assert REFERENCE.is_valid(bad) and got == bad
 
 
-@pytest.mark.parametrize("text, kind", [
+# Texts that are no document this book reads, and why (a ProgressError's kind): the Python
+# reader and the page's script (test_the_page_script_reads_every_case_as_python_does) both.
+BAD_TEXTS = [
     ("", "empty"), ("  \n", "empty"), ("{", "not_json"), ('{"format": NaN}', "not_json"),
     ("[1, 2]", "foreign"), ('"calijack-progress"', "foreign"), ('{"format": "other", "version": 1}', "foreign"),
     ('{"format": "calijack-progress"}', "foreign"), ('{"format": "calijack-progress", "version": true}', "foreign"),
     ('{"format": "calijack-progress", "version": 0}', "foreign"),
     ('{"format": "calijack-progress", "version": 99}', "too_new"),
+    # One version past this one, and otherwise a good document of this version.
+    (json.dumps(dict(progress.empty(), version=progress.VERSION + 1)), "too_new"),
     ('{"format": "calijack-progress", "version": 1}', "schema"),
     ("[" * 100_000 + "]" * 100_000, "not_json"),   # too deep for Python to read: refused all the same
     ("x" * (progress.MAX_CHARS + 1), "too_big"),
-])
+]
+
+
+@pytest.mark.parametrize("text, kind", BAD_TEXTS)
 def test_each_bad_case_is_told_in_one_sentence(text, kind):
     with pytest.raises(ProgressError) as caught:
         read(text)
@@ -203,6 +211,17 @@ def test_each_bad_case_is_told_in_one_sentence(text, kind):
 def test_a_too_new_document_says_which_versions_this_book_reads():
     with pytest.raises(ProgressError, match=f"version 7; this one reads versions up to {progress.VERSION}"):
         read(dict(progress.empty(), version=7))
+
+
+def test_a_document_one_version_too_new_is_refused_though_it_fits_this_version():
+    # Read as this version, its newer parts would be lost or taken for something else.
+    newer = dict(progress.empty(), version=progress.VERSION + 1,
+                 checks={"book/01#1": {"first": True, "solved": True}})
+    assert REFERENCE.is_valid(dict(newer, version=progress.VERSION))
+    with pytest.raises(ProgressError) as caught:
+        read(json.dumps(newer))
+    assert caught.value.kind == "too_new"
+    assert str(caught.value) == say_progress("reason_too_new", version=progress.VERSION + 1, known=progress.VERSION)
 
 
 def test_the_largest_document_the_schema_allows_stays_under_the_cap():
@@ -385,3 +404,50 @@ def test_one_past_each_limit_is_refused(limit):
     with pytest.raises(ProgressError) as caught:
         read(json.dumps(doc))
     assert caught.value.kind == "schema"
+
+
+# -- the page's script under Node: the same verdicts as Python's reader ----------------------------
+
+NODE_DRIVER = """
+const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(cases.map((text) => globalThis.calijackProgress.parse(text))));
+"""
+
+
+def good_texts() -> list[str]:
+    """Documents the book reads: this version's, empty and full, and an older one."""
+    version_1 = {key: value for key, value in progress.empty().items() if key != "drills"}
+    version_1.update(version=1, checks={"book/01#1": {"first": True, "solved": False}})
+    return [json.dumps(progress.empty()), "\ufeff" + json.dumps(progress.empty(), indent=1),
+            json.dumps(version_1), json.dumps(biggest_document())]
+
+
+def test_the_page_script_reads_every_case_as_python_does(tmp_path):
+    """calijack/widgets/progress.js, as the pages get it (progress.script()), run under Node on
+    the reader's good and bad documents (BAD_TEXTS, one past each limit): the same document,
+    or the same kind of refusal with the same sentence."""
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    assert node, "node is missing: install Node.js (`make npm` installs Debian's npm, which brings it)"
+    texts = good_texts() + [text for text, _ in BAD_TEXTS] + [json.dumps(doc) for doc in one_past_each_limit().values()]
+    script = tmp_path / "progress-check.js"
+    script.write_text(progress.script() + "\n" + NODE_DRIVER, encoding="utf-8")
+    done = subprocess.run([node, str(script)], input=json.dumps(texts), capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    verdicts = json.loads(done.stdout)
+    assert len(verdicts) == len(texts)
+    for k, (text, verdict) in enumerate(zip(texts, verdicts)):
+        try:
+            python = {"doc": read(text)}
+        except ProgressError as error:
+            python = {"kind": error.kind, "reason": str(error)}
+        if text.startswith("[" * 1000) and "doc" not in verdict:
+            # Deeper than Python's recursion limit: Python cannot parse it ("not JSON"), the
+            # browser can ("not a progress file"). Both refuse it, in one sentence each.
+            assert python["kind"] == "not_json" and verdict["kind"] == "foreign", (verdict, python)
+            continue
+        assert verdict == python, f"case {k} ({text[:60]!r}…): Node {verdict}, Python {python}"
+    assert sum("doc" in v for v in verdicts) == len(good_texts())

@@ -229,3 +229,12 @@ def test_dumps_is_compact_and_stable():
     text = dumps(deal_record(state))
     assert " " not in text and dumps(deal_record(loads(text))) == text
     assert loads(text) == state
+
+
+def test_the_json_example_is_the_one_records_md_shows():
+    """RECORDS.md (at the repository's root) shows the --json object of its example record."""
+    import re
+
+    text = (Path(__file__).resolve().parent.parent / "RECORDS.md").read_text(encoding="utf-8")
+    blocks = [json.loads(b) for b in re.findall(r"^```json\n(.*?)^```", text, re.S | re.M) if '"trump"' in b]
+    assert blocks == [EXAMPLE_OUTPUT]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from html import unescape
@@ -105,3 +106,27 @@ def test_the_static_review_has_one_frame_per_play_of_the_seat():
     assert labels[0].startswith("Play 1 of 26: trick ") and demo.summary == summary
     assert sum("(mistake)" in label for label in labels) == sum(r.mistake for r in reviews)
     assert all('class="cj-review-step"' in f for f in frames)
+
+
+def test_the_review_strip_and_the_hand_share_one_arrow_key_helper(tmp_path):
+    """keys.js is in both modules once, neither has its own key map, and under Node it moves
+    round the ends as the hand always did (tests/browser: the strip and the hand by keyboard)."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    from calijack.widgets.review import ReviewBoard
+    from calijack.widgets.table import CardTable
+
+    helper = (Path(__file__).resolve().parents[1] / "calijack" / "widgets" / "keys.js").read_text(encoding="utf-8")
+    for module in (ReviewBoard._esm, CardTable._esm):
+        assert module.count(helper) == 1 and module.count("ArrowRight") == helper.count("ArrowRight")
+    node = shutil.which("node")
+    assert node, "node is missing: install Node.js (`make npm` installs Debian's npm, which brings it)"
+    cases = [("ArrowRight", 0, 5), ("ArrowDown", 3, 5), ("ArrowRight", 4, 5), ("ArrowLeft", 0, 5),
+             ("ArrowUp", 2, 5), ("Home", 3, 5), ("End", 1, 5), ("Enter", 1, 5), ("ArrowLeft", 0, 1)]
+    script = tmp_path / "keys-check.js"
+    script.write_text(helper + f"\nconsole.log(JSON.stringify({json.dumps(cases)}.map((c) => cjArrowTarget(...c))));\n")
+    done = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [1, 4, 0, 4, 1, 0, 4, None, 0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import logging
 import re
 from html import unescape
 from urllib.parse import unquote
@@ -419,6 +420,28 @@ def test_no_error_reaches_the_learner_as_a_traceback(monkeypatch):
     sb.press("hint")
     assert "Something went wrong" in message(sb) and "Nothing was changed" in message(sb)
     assert snapshot(sb) == before
+
+
+def test_an_unexpected_error_is_logged_with_its_traceback_and_the_learner_reads_one_sentence(monkeypatch, caplog):
+    sb = sandbox()
+
+    def broken(*_args, **_kw):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(sb.session, "hint", broken)
+    with caplog.at_level(logging.ERROR, logger="calijack.sandbox"):
+        sb.press("hint")
+    logged = [r for r in caplog.records if r.name == "calijack.sandbox"]
+    assert len(logged) == 1 and logged[0].levelno == logging.ERROR
+    assert logged[0].exc_info and isinstance(logged[0].exc_info[1], RuntimeError)
+    assert "Traceback (most recent call last)" in caplog.text and "RuntimeError: boom" in caplog.text
+    assert message(sb) == "Something went wrong (RuntimeError: boom). Nothing was changed."
+    # The learner's own mistakes are answered, not logged.
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="calijack.sandbox"):
+        sb.press("undo")
+    assert "Nothing to undo" in message(sb)
+    assert not [r for r in caplog.records if r.name == "calijack.sandbox"]
 
 
 def test_a_failing_computer_player_leaves_the_game_as_it_was(monkeypatch):

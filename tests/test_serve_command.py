@@ -7,24 +7,17 @@ command runs over a two-file book and an empty lessons folder, with no kernel pr
 from __future__ import annotations
 
 import brotli
-import contextlib
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 
+from calijack.serve import free_port
 from calijack.serve.static import precompress
 
 PAGE = "<!DOCTYPE html><title>Book</title>" + "<p>California Jack</p>" * 100
-
-
-def free_port() -> int:
-    with contextlib.closing(socket.socket()) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def test_make_serve_serves_the_book_compressed_and_stops_on_ctrl_c(tmp_path):

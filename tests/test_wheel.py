@@ -23,6 +23,8 @@ pytestmark = pytest.mark.packaging
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD = ROOT / "tests" / "data" / "records" / "good_deal.json"
+# What pyproject.toml names besides the package: its long description and its licence.
+PACKAGE_FILES = ("pyproject.toml", "PYPI.md", "LICENSE")
 SENTENCE = "calijack.widgets needs the 'widgets' extra: pip install 'calijack[widgets]'"
 
 
@@ -39,7 +41,7 @@ def run(*cmd, cwd: Path, check: bool = True) -> subprocess.CompletedProcess:
 def wheel(tmp_path_factory) -> Path:
     """The wheel of this tree, built from a copy of its sources."""
     source = tmp_path_factory.mktemp("source")
-    for name in ("pyproject.toml", "README.md"):
+    for name in PACKAGE_FILES:
         shutil.copy(ROOT / name, source / name)
     shutil.copytree(ROOT / "calijack", source / "calijack",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
@@ -84,9 +86,13 @@ def test_the_wheel_holds_the_engine_and_its_views_and_nothing_else(wheel):
                and (path.endswith(".py") or path.startswith(("calijack/static/", "calijack/data/"))
                     or (path.startswith("calijack/widgets/") and path.endswith(".js")))}
     assert "calijack/serve/static.py" in tracked and "calijack/widgets/table.js" in shipped
-    info = {"METADATA", "RECORD", "WHEEL", "entry_points.txt", "top_level.txt"}
+    info = {"METADATA", "RECORD", "WHEEL", "entry_points.txt", "top_level.txt", "licenses/LICENSE"}
     assert files == shipped | {f"calijack-0.1.0.dist-info/{name}" for name in info}
     assert not [f for f in files if f.startswith(("calijack/serve", "bench", "tests"))]
+    assert "License-Expression: MIT" in metadata.splitlines()
+    # The long description is PYPI.md (true for a wheel: no make targets), not the README.
+    assert (ROOT / "PYPI.md").read_text(encoding="utf-8").strip() in metadata
+    assert "make " not in metadata.split("\n\n", 1)[1]
     requires = sorted(line for line in metadata.splitlines() if line.startswith("Requires-Dist: tqdm"))
     assert requires == ['Requires-Dist: tqdm>=4.60; sys_platform != "emscripten"']
     extras = {line.split(": ")[1] for line in metadata.splitlines() if line.startswith("Provides-Extra:")}

@@ -129,7 +129,7 @@ def _run(cmd: list[str], cwd: Path) -> str:
     try:
         done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600)
     except FileNotFoundError as exc:
-        raise OfflineBuildError(f"{cmd[0]} is not installed ({exc}); see the README") from exc
+        raise OfflineBuildError(f"{cmd[0]} is not installed ({exc}); see README.md, The two commands") from exc
     if done.returncode != 0:
         raise OfflineBuildError(f"`{' '.join(cmd[:2])}` failed: {done.stderr[-2000:]}")
     return done.stdout

@@ -4,7 +4,7 @@ Beside each file worth compressing (pages, scripts, styles, JSON, SVG, the live 
 WebAssembly, …) go ``NAME.br`` and ``NAME.gz``, compressed once at the best settings, so a
 host that serves precompressed files sends them as they are: ``make serve``
 (``calijack.serve.static``, WhiteNoise), nginx with ``gzip_static``/``brotli_static``,
-Netlify, … (README: Publishing the book). ``calijack.serve.static.precompress`` does it;
+Netlify, … (book/publishing.md). ``calijack.serve.static.precompress`` does it;
 the twins are kept by content in ``_build/precompressed``, so a build that copies the live
 site in again compresses nothing it compressed before.
 """

@@ -31,6 +31,7 @@ import contextlib
 import os
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -138,6 +139,13 @@ def voila_command(
         cmd.append(f"--Voila.log_level={log_level}")
     cmd += list(extra_args)
     return cmd
+
+
+def free_port(host: str = HOST) -> int:
+    """A TCP port free on ``host`` now (the system picks it), for a server started next."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
 
 
 def wait_for_http(

@@ -29,10 +29,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from jupyter_server._tz import utcnow
 from jupyter_server.auth.identity import PasswordIdentityProvider
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
@@ -42,6 +41,11 @@ __all__ = ["LessonKernelManager", "LessonIdentityProvider", "LessonsFull"]
 
 # Set by Voilà in the environment of the kernels it pre-heats (voila.utils.ENV_VARIABLE).
 _PREHEAT = "VOILA_PREHEAT"
+
+
+def utcnow() -> datetime:
+    """Now, in UTC, aware: what jupyter_server stamps a kernel's ``last_activity`` with."""
+    return datetime.now(timezone.utc)
 
 
 class LessonsFull(web.HTTPError):
@@ -268,13 +272,13 @@ class LessonKernelManager(AsyncMappingKernelManager):
         A pre-heated kernel waiting in its pool is left alone (unless dead), and a lesson page
         that has not connected yet has at least ``page_connect_timeout`` seconds to do so.
         """
-        kernel = self._kernels.get(kernel_id)
-        if kernel is None:
+        if kernel_id not in self:
             return None
+        kernel = self.get_kernel(kernel_id)
         dead = getattr(kernel, "execution_state", "") == "dead"
         if kernel_id not in self._learners and not dead:
             return None  # waiting in a pool for a learner, not idle
-        connected = self._kernel_connections.get(kernel_id, 0) > 0
+        connected = self.kernel_model(kernel_id)["connections"] > 0  # pages open on it (the REST API's count)
         if connected:
             self._page_came.add(kernel_id)
         if dead or not connected:

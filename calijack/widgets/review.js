@@ -116,12 +116,9 @@ function render({ model, el }) {
     const chip = event.target.closest(".cj-board-chip");
     if (!chip) return;
     const all = chips();
-    const at = all.indexOf(chip);
-    const moves = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1,
-      Home: 0, End: all.length - 1 };
-    if (!(event.key in moves)) return;
+    const target = cjArrowTarget(event.key, all.indexOf(chip), all.length);  // keys.js
+    if (target === null) return;
     event.preventDefault();
-    const target = Math.max(0, Math.min(all.length - 1, moves[event.key]));
     go(target);
     all[target].focus();
   });

@@ -69,7 +69,8 @@ class ReviewBoard(anywidget.AnyWidget):
     ``summary`` the headline; ``sheet`` the shared drawings. Empty until :meth:`show`.
     """
 
-    _esm = HERE / "review.js"
+    # The strip's arrow keys (keys.js, shared with the card table), then the board.
+    _esm = "\n".join((HERE / name).read_text(encoding="utf-8") for name in ("keys.js", "review.js"))
     _css = HERE.parent / "static" / "calijack.css"
 
     steps = traitlets.List([]).tag(sync=True)

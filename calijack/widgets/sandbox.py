@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import html
+import logging
 import os
+import sys
 from urllib.parse import quote
 
 import ipywidgets as widgets
@@ -34,6 +36,7 @@ from ..play import Session, SessionError, Step, available_opponents
 from ..players import LEVELS
 from ..rules import OPTIONS
 from ..state import IllegalPlay, State
+from ..text import say
 from ..text_coach import review_ready, reviewing
 from ..text_progress import say as progress_words
 from .sandbox_drill import TriesAgain
@@ -42,6 +45,16 @@ from .review import ReviewBoard
 from .table import CardTable
 
 __all__ = ["Sandbox", "DELAY"]
+
+# Faults of calijack's own (never the learner's bad input) are logged here, with their
+# traceback, to the kernel process's own standard error: Voilà's (the lesson server's) log, or
+# the browser's console in the live book; never to the page. Handlers an application adds to
+# the "calijack" loggers get them too.
+LOG = logging.getLogger("calijack.sandbox")
+if not LOG.handlers and sys.__stderr__ is not None:
+    _server_log = logging.StreamHandler(sys.__stderr__)
+    _server_log.setFormatter(logging.Formatter("[%(name)s %(asctime)s] %(levelname)s %(message)s"))
+    LOG.addHandler(_server_log)
 
 DELAY = 0.35  # seconds between two steps of the computer's play, in a live kernel
 
@@ -236,8 +249,10 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
         except (SessionError, IllegalPlay) as error:
             self._say(str(error), "cj-error")
         except Exception as error:  # noqa: BLE001 - a learner must never see a traceback
-            self._say(f"Something went wrong ({type(error).__name__}: {error}). Nothing was changed.",
-                      "cj-error")
+            # The learner gets one sentence; the maintainer the traceback, in the server's log.
+            LOG.exception("the sandbox's %s failed (the learner was told nothing changed)",
+                          getattr(action, "__name__", action))
+            self._say(say("unexpected", error=f"{type(error).__name__}: {error}"), "cj-error")
 
     def _on_card(self, code: str) -> None:
         if self._retry is not None:  # a mistake set up again: the pick is the drill's

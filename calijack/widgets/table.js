@@ -212,12 +212,10 @@ function render({ model, el }) {
     const card = event.target.closest(".cj-play");
     if (!card) return;
     const cards = hand();
-    const at = cards.indexOf(card);
-    const moves = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1,
-      Home: 0, End: cards.length - 1 };
-    if (!(event.key in moves)) return;
+    const target = cjArrowTarget(event.key, cards.indexOf(card), cards.length);  // keys.js
+    if (target === null) return;
     event.preventDefault();
-    const next = cards[(moves[event.key] + cards.length) % cards.length];
+    const next = cards[target];
     setRover(cards, next);
     next.focus();
   });

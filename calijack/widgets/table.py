@@ -61,7 +61,7 @@ class CardTable(anywidget.AnyWidget):
     table adds its own); any other is refused as malformed.
     """
 
-    _esm = script() + "\n" + (HERE / "table.js").read_text(encoding="utf-8")
+    _esm = "\n".join([script(), *((HERE / name).read_text(encoding="utf-8") for name in ("keys.js", "table.js"))])
     _css = HERE.parent / "static" / "calijack.css"
 
     table_html = traitlets.Unicode("").tag(sync=True)

@@ -28,6 +28,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from calijack.serve import free_port
+
 HERE = Path(__file__).resolve().parent
 LOOPBACK = "127.0.0.1"
 PROXY = HERE / "node_modules" / ".bin" / "configurable-http-proxy"
@@ -151,13 +153,6 @@ def read_learners(path: Path) -> list[str]:
     if not names:
         raise Refused(f"{path} names no learner: write one name a line.")
     return names
-
-
-def free_port() -> int:
-    """A port free on 127.0.0.1 now."""
-    with socket.socket() as sock:
-        sock.bind((LOOPBACK, 0))
-        return sock.getsockname()[1]
 
 
 def port_taken(address: str, port: int) -> bool:

@@ -1,8 +1,8 @@
 """calijack's JupyterHub on one machine: each learner logs in and lands on the sandbox in Voilà.
 
 ``make hub`` starts it through ``hub.py``, which checks the teacher's settings and hands them over
-in ``CALIJACK_HUB_*`` variables (read back here with ``hub.Settings.from_env``). The README's
-"A class of any size" says when to use it and what it gives.
+in ``CALIJACK_HUB_*`` variables (read back here with ``hub.Settings.from_env``). The book's
+page "Teaching with calijack" (``book/teaching.md``) says when to use it and what it gives.
 
 - **Logins**: the learners named in a plain list, each choosing a password at the first login
   (``FirstUseAuthenticator``, which creates no account that is not on the list), and the teacher.

@@ -34,6 +34,8 @@ const MEMORY = new URL("python-memory.bin", import.meta.url).href;
 const FILES = new URL("python-files.bin", import.meta.url).href;
 // The modules the start does not import, fetched on a first import (lite/kernel/rest_import.py).
 const REST = new URL("rest/", import.meta.url).href;
+// Where the wheels are installed, asked of Python itself (Pyodide's own copy is private).
+const SITE_PACKAGES = "import site\nsite.getsitepackages()[0]";
 const FIND_REST = `import _calijack_rest\n_calijack_rest.install(${JSON.stringify(REST)})`;
 const say = (text) => console.info("calijack: " + text);
 const warn = (text, error) => console.warn("calijack: " + text + (error ? ": " + (error.message || error) : ""));
@@ -107,7 +109,7 @@ async function fresh(store) {
     } finally {
       Object.assign(py.loadedPackages, loaded);
     }
-    const files = packFiles(py.FS, py._api.sitePackages, loaded);
+    const files = packFiles(py.FS, py.runPython(SITE_PACKAGES), loaded);
     const now = performance.now();
     const [ms, snapshotMs] = [now - began, now - snapshotBegan].map(Math.round);
     keep(store, image, files).then(

@@ -272,7 +272,6 @@ async function run() {
     mountDrive: false,
     loadPyodideOptions: settings.loadPyodideOptions || {},
     browsingContextId: "",
-    kernelId: SESSION,
   });
   for (const source of code) {
     const el = document.createElement("div");

@@ -34,7 +34,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-import socket
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -45,6 +44,7 @@ import pytest
 from a11y_checks import assert_accessible, axe_violations, small_targets, too_wide  # noqa: E402  (beside this file)
 from calijack.serve import (
     VOILA_PROBE,
+    free_port,
     stop_process_group,
     voila_command,
     voila_env,
@@ -544,12 +544,6 @@ def static_site() -> Iterator[Callable[[Path], str]]:
 
 # --------------------------------------------------------------------------------------
 # Voilà
-
-
-def free_port() -> int:
-    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
-        sock.bind((ALLOWED_HOST, 0))
-        return sock.getsockname()[1]
 
 
 @dataclasses.dataclass

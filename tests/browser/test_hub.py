@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -23,7 +22,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from calijack.serve import SANDBOX, stop_process_group
+from calijack.serve import SANDBOX, free_port, stop_process_group
 from test_classroom import play_a_card, wait_for_sandbox, wait_until  # noqa: E402  (beside this file)
 
 REPO = Path(__file__).resolve().parents[2]
@@ -59,12 +58,6 @@ class Hub:
             return error.code, error.read().decode(errors="replace")
         except (urllib.error.URLError, OSError):
             return 0, ""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def start_hub(folder: Path, names: list[str], *options: str, timeout: float = 90) -> Hub:

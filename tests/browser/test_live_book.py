@@ -480,7 +480,7 @@ def test_a_second_build_downloads_nothing(tmp_path):
 
 
 def test_a_build_for_a_host_that_does_not_compress_archives_deflates_them(tmp_path):
-    """``make book LITE_ARCHIVES=deflated`` (README: Publishing the book): the same site, every
+    """``make book LITE_ARCHIVES=deflated`` (book/publishing.md): the same site, every
     archive of the runtime and every on-demand zip deflated inside; the default build's are
     stored (its host compresses them whole)."""
     out = tmp_path / "lite"

@@ -1,0 +1,254 @@
+"""What calijack takes from other projects' insides: an upgrade that moves it fails here, by name.
+
+Each check names the calijack file that leans on the internal and fails with a message that
+starts ``upstream changed: ``, saying what is gone or different. UPGRADING.md says, for each
+pinned dependency, what to check on a bump. (myst-nb's reader and client, which
+``book/_ext/execute_ahead.py`` uses, are checked in ``tests/test_book_config.py``.)
+
+No browser, no network. The Pyodide kernel's checks read the pinned
+``jupyterlite-pyodide-kernel`` wheel that ``make lite`` downloads into ``_build/lite-cache``
+(``make book``, and so ``make test``, runs it first): they are marked ``built_book``, so
+``make test-fast`` leaves them out; every other check here runs in ``make test-fast``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import re
+import weakref
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PREFIX = "upstream changed: "
+
+
+def parameters(function) -> list[str]:
+    return list(inspect.signature(function).parameters)
+
+
+def check_parameters(name: str, function, wanted: list[str]) -> None:
+    """``function`` exists and its parameters begin with ``wanted``."""
+    assert function is not None, f"{PREFIX}{name} is gone"
+    assert parameters(function)[:len(wanted)] == wanted, f"{PREFIX}{name} takes {parameters(function)}, not {wanted}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Voilà's pre-heated kernels (calijack/serve/classroom.py wraps their private methods)
+
+
+def voila_preheating_class():
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+    from voila.voila_kernel_manager import voila_kernel_manager_factory
+
+    return voila_kernel_manager_factory(AsyncMappingKernelManager, True, 1)
+
+
+def test_voila_pre_heating_still_has_what_the_lesson_server_wraps():
+    voila = voila_preheating_class()
+    own = voila.__dict__
+    for name, wanted in {
+        "get_pool_size": ["self", "notebook_name"],
+        "get_rendered_notebook": ["self", "notebook_name", "extra_kernel_env_variables", "kwargs"],
+        "_initialize": ["self", "notebook_path", "kernel_id", "kwargs"],
+        "fill_if_needed": ["self", "delay", "notebook_name"],
+    }.items():
+        check_parameters(f"Voilà's VoilaKernelManager.{name}", own.get(name), wanted)
+    assert inspect.iscoroutinefunction(own["_initialize"]), f"{PREFIX}Voilà's _initialize is no coroutine"
+    assert "kernel_pools_config" in voila.class_traits(), f"{PREFIX}Voilà's kernel_pools_config is gone"
+    # Its pools: {notebook name: [tasks]}, each task's result {"task": render task, "kernel_id": …},
+    # and a learner gets the first task of the list.
+    assert "self._pools" in inspect.getsource(own["__init__"]), f"{PREFIX}Voilà keeps no _pools"
+    initialize = inspect.getsource(own["_initialize"])
+    assert '"task"' in initialize and '"kernel_id"' in initialize, \
+        f"{PREFIX}Voilà's _initialize no longer returns {{'task', 'kernel_id', …}}"
+    assert re.search(r"self\._pools\[notebook_name\]\.pop\(0\)", inspect.getsource(own["get_rendered_notebook"])), \
+        f"{PREFIX}Voilà's get_rendered_notebook no longer hands out the first pooled kernel"
+
+
+def test_voila_marks_its_pre_heated_kernels_as_the_lesson_server_expects():
+    from voila.utils import ENV_VARIABLE
+
+    from calijack.serve import classroom
+
+    assert getattr(ENV_VARIABLE, "VOILA_PREHEAT", None) == classroom._PREHEAT, \
+        f"{PREFIX}Voilà's ENV_VARIABLE.VOILA_PREHEAT is not {classroom._PREHEAT!r}"
+    assert 'ENV_VARIABLE.VOILA_PREHEAT] = "True"' in inspect.getsource(voila_preheating_class().fill_if_needed), \
+        f"{PREFIX}Voilà no longer sets VOILA_PREHEAT=True in a pre-heated kernel's environment"
+    import voila.handler
+
+    assert hasattr(voila.handler, "BaseVoilaHandler"), f"{PREFIX}voila.handler.BaseVoilaHandler is gone"
+
+
+def test_the_lesson_server_wraps_voila_pre_heating_class():
+    # LessonKernelManager.__init_subclass__ wraps Voilà's methods only if they are there.
+    from voila.voila_kernel_manager import voila_kernel_manager_factory
+
+    from calijack.serve.classroom import LessonKernelManager
+
+    made = voila_kernel_manager_factory(LessonKernelManager, True, 1)
+    voila = voila_preheating_class()
+    for name in ("get_pool_size", "get_rendered_notebook", "_initialize"):
+        wrapped = getattr(made.__dict__.get(name), "__wrapped__", None)
+        assert wrapped is not None and wrapped.__qualname__ == voila.__dict__[name].__qualname__, \
+            f"{PREFIX}calijack's wrapper of Voilà's {name} is not in place"
+
+
+# ---------------------------------------------------------------------------------------------
+# jupyter_server (calijack/serve/classroom.py)
+
+
+def test_jupyter_server_still_has_what_the_lesson_server_uses():
+    from jupyter_server.services.kernels import kernelmanager
+    from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
+
+    check_parameters("jupyter_server's MappingKernelManager._handle_kernel_died",
+                     getattr(AsyncMappingKernelManager, "_handle_kernel_died", None), ["self", "kernel_id"])
+    assert "self._handle_kernel_died(kernel_id)" in inspect.getsource(kernelmanager), \
+        f"{PREFIX}jupyter_server no longer calls _handle_kernel_died when a kernel dies"
+    check_parameters("jupyter_server's cull_kernel_if_idle",
+                     getattr(AsyncMappingKernelManager, "cull_kernel_if_idle", None), ["self", "kernel_id"])
+    assert '"connections"' in inspect.getsource(AsyncMappingKernelManager.kernel_model), \
+        f"{PREFIX}jupyter_server's kernel_model has no 'connections'"
+    for trait in ("last_activity", "execution_state"):
+        assert trait in ServerKernelManager.class_traits(), f"{PREFIX}jupyter_server's kernels have no {trait}"
+    assert isinstance(getattr(ZMQChannelsWebsocketConnection, "_open_sockets", None), (set, weakref.WeakSet)), \
+        f"{PREFIX}jupyter_server's ZMQChannelsWebsocketConnection._open_sockets is gone"
+    check_parameters("jupyter_server's ZMQChannelsWebsocketConnection._send_status_message",
+                     getattr(ZMQChannelsWebsocketConnection, "_send_status_message", None), ["self", "status"])
+    assert isinstance(getattr(ZMQChannelsWebsocketConnection, "kernel_id", None), property), \
+        f"{PREFIX}jupyter_server's websocket connection has no kernel_id"
+
+
+# ---------------------------------------------------------------------------------------------
+# nbclient (book/_ext/complete_widgets.py replaces NotebookClient.execute for the whole process)
+
+
+def test_nbclient_still_runs_notebooks_through_what_complete_widgets_wraps():
+    import jupyter_cache.executors.utils as cache_executors
+    import nbclient
+    import nbclient.util
+    from nbclient.client import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    check_parameters("nbclient's NotebookClient.async_execute", getattr(NotebookClient, "async_execute", None),
+                     ["self", "reset_kc"])
+    assert inspect.iscoroutinefunction(NotebookClient.async_execute), \
+        f"{PREFIX}nbclient's NotebookClient.async_execute is no coroutine"
+    assert callable(getattr(NotebookClient, "execute", None)), f"{PREFIX}nbclient's NotebookClient.execute is gone"
+    assert callable(getattr(nbclient.util, "run_sync", None)), f"{PREFIX}nbclient.util.run_sync is gone"
+    for trait in ("iopub_timeout", "resources"):
+        assert trait in NotebookClient.class_traits(), f"{PREFIX}nbclient's NotebookClient has no {trait}"
+    assert "self.nb" in inspect.getsource(NotebookClient.__init__), f"{PREFIX}nbclient's NotebookClient keeps no self.nb"
+    check_parameters("nbclient's CellExecutionError", CellExecutionError.__init__, ["self", "traceback", "ename", "evalue"])
+    # jupyter-cache (the book's cache) runs a notebook with nbclient.execute, which makes a
+    # NotebookClient and calls its execute: the method complete_widgets replaces.
+    assert getattr(cache_executors, "executenb", None) is nbclient.execute, \
+        f"{PREFIX}jupyter-cache no longer runs notebooks with nbclient.execute"
+    assert re.search(r"NotebookClient\(.*\)\.execute\(\)", inspect.getsource(nbclient.execute)), \
+        f"{PREFIX}nbclient.execute no longer calls NotebookClient(...).execute()"
+
+
+# ---------------------------------------------------------------------------------------------
+# The Pyodide kernel: its wheel's layout (lite/build_lite.py) and its worker's API (lite/play/play.mjs)
+
+
+def load_build_lite():
+    spec = importlib.util.spec_from_file_location("build_lite", ROOT / "lite" / "build_lite.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def pyodide_kernel_wheel(build_lite) -> Path:
+    """The pinned jupyterlite-pyodide-kernel wheel, as ``make lite`` downloaded it."""
+    version = build_lite.pinned(build_lite.HERE / "kernel-requirements.txt")["jupyterlite-pyodide-kernel"]
+    wheel = ROOT / "_build" / "lite-cache" / "wheels" / f"jupyterlite_pyodide_kernel-{version}-py3-none-any.whl"
+    if not wheel.is_file():
+        pytest.fail(f"{wheel} is missing: run `make lite` (`make book` and `make test` do)", pytrace=False)
+    return wheel
+
+
+def worker_script(build_lite) -> str:
+    wheel = pyodide_kernel_wheel(build_lite)
+    with zipfile.ZipFile(wheel) as archive:
+        found = [name for name in archive.namelist() if build_lite.KERNEL_WORKER_IN_WHEEL.search(name)]
+        assert len(found) == 1, (f"{PREFIX}{wheel.name} has {len(found)} files matching lite/build_lite.py's "
+                                 f"KERNEL_WORKER_IN_WHEEL ({build_lite.KERNEL_WORKER_IN_WHEEL.pattern}), not one")
+        return archive.read(found[0]).decode("utf-8")
+
+
+@pytest.mark.built_book
+def test_the_kernel_wheel_still_holds_what_the_live_build_takes(tmp_path):
+    build_lite = load_build_lite()
+    wheel = pyodide_kernel_wheel(build_lite)
+    assert worker_script(build_lite)
+    try:
+        wheels = build_lite.extension_kernel_wheels(wheel, tmp_path)
+    except build_lite.BuildError as exc:
+        pytest.fail(f"{PREFIX}{exc}", pytrace=False)
+    assert sorted(p.name.startswith(build_lite.KERNEL_WHEELS) for p in wheels) == [True] * len(build_lite.KERNEL_WHEELS)
+
+
+@pytest.mark.built_book
+def test_the_kernel_worker_still_has_the_api_the_live_page_drives():
+    build_lite = load_build_lite()
+    worker = worker_script(build_lite)
+    play = (ROOT / "lite" / "play" / "play.mjs").read_text(encoding="utf-8")
+    # The methods play.mjs calls through comlink: initialize(options), the others (content, parent).
+    for method in ("initialize", "execute", "commOpen", "commMsg", "commClose"):
+        assert re.search(rf"\basync {method}\(\w+(,\w+)?\)", worker), f"{PREFIX}the kernel's worker has no async {method}()"
+    # Every option play.mjs gives initialize() is one the worker reads.
+    options = re.search(r"kernel\.initialize\(\{(.*?)\}\);", play, re.DOTALL)
+    assert options, "play.mjs no longer calls kernel.initialize({...})"
+    names = re.findall(r"(\w+):", re.sub(r"\{[^{}]*\}|\([^()]*\)", "", options.group(1)))
+    assert {"pyodideUrl", "indexUrl", "loadPyodideOptions"} <= set(names), names
+    unread = [name for name in names if not re.search(rf"\b{name}\b", worker)]
+    assert not unread, f"{PREFIX}the kernel's worker no longer reads the options {unread} of initialize()"
+    # The worker imports pyodideUrl (lite/kernel/python.mjs) and calls its loadPyodide with
+    # the kernel's output callbacks and loadPyodideOptions (python.mjs takes packages, stdout, stderr).
+    assert re.search(r"\{pyodideUrl:\w+,indexUrl:\w+\}=\w+,\{loadPyodide:\w+\}=await", worker), \
+        f"{PREFIX}the kernel's worker no longer imports loadPyodide from pyodideUrl"
+    assert re.search(r"\{indexURL:\w+,stdout:.{0,200},stderr:.{0,200}\.\.\.\w+\.loadPyodideOptions", worker), \
+        f"{PREFIX}the kernel's worker no longer passes stdout, stderr and loadPyodideOptions to loadPyodide"
+    # What it posts back: {_kernelMessage: {type, parentHeader, bundle}} for outputs, of the types
+    # play.mjs reads, and {type, content, buffers, parentHeader} for the comms Python sends.
+    assert "postMessage({_kernelMessage:" in worker, f"{PREFIX}the kernel's worker no longer posts _kernelMessage"
+    comm_kinds = {"comm_open", "comm_msg", "comm_close"}
+    kinds = set(re.findall(r'case "(\w+)":', play))
+    assert comm_kinds < kinds and len(kinds) > len(comm_kinds), kinds
+    for kind in sorted(kinds - comm_kinds):
+        assert re.search(rf'parentHeader:[^{{}}]{{0,80}},bundle:(\w+|\{{[^{{}}]*\}}),type:"{kind}"', worker), \
+            f"{PREFIX}the kernel's worker sends no {kind} message with parentHeader and bundle"
+    assert re.search(r"async sendComm\([\w,]+\)\{this\._sendWorkerMessage\(\{type:\w+,content:.{0,200}buffers:.{0,80}parentHeader:", worker), \
+        f"{PREFIX}the kernel's worker no longer sends comm messages as {{type, content, buffers, parentHeader}}"
+    assert re.search(r"bundle:\{ename:\w+,evalue:\w+,traceback:\w+\}", worker), \
+        f"{PREFIX}the kernel's execute_error has no ename, evalue and traceback"
+
+
+# ---------------------------------------------------------------------------------------------
+# Pyodide (lite/kernel/python.mjs keeps a started Python with options Pyodide marks @ignore)
+
+
+@pytest.mark.built_book
+def test_pyodide_still_takes_the_snapshot_options_the_kernel_start_uses():
+    build_lite = load_build_lite()
+    package = ROOT / "_build" / "lite-cache" / "npm" / "node_modules" / "pyodide"
+    if not (package / "pyodide.d.ts").is_file():
+        pytest.fail(f"{package}/pyodide.d.ts is missing: run `make lite` (`make book` and `make test` do)",
+                    pytrace=False)
+    types = (package / "pyodide.d.ts").read_text(encoding="utf-8")
+    python_mjs = (ROOT / "lite" / "kernel" / "python.mjs").read_text(encoding="utf-8")
+    options = re.search(r"\ninterface PyodideConfig \{(.*?)\n\}", types, re.DOTALL)
+    assert options, f"{PREFIX}pyodide {build_lite.PYODIDE_VERSION}'s pyodide.d.ts has no PyodideConfig (loadPyodide's options)"
+    for option in ("indexURL", "packages", "convertNullToNone", "fsInit", "_makeSnapshot", "_loadSnapshot"):
+        assert option in python_mjs, option  # what python.mjs gives loadPyodide
+        assert re.search(rf"\n\t{option}\?:", options.group(1)), f"{PREFIX}Pyodide's loadPyodide takes no {option}"
+    for method in ("makeMemorySnapshot", "loadPackage", "runPython", "runPythonAsync", "setStdout", "setStderr"):
+        assert re.search(rf"\b{method}\(", types), f"{PREFIX}Pyodide has no {method}()"
+    assert re.search(r"\bloadedPackages:", types), f"{PREFIX}Pyodide has no loadedPackages"
+    assert re.search(r"\bbatched\??:", types), f"{PREFIX}Pyodide's setStdout/setStderr take no batched"
