@@ -206,6 +206,34 @@ def test_each_live_lesson_answers_its_control(lesson, book_site, page, page_guar
     page_guard.assert_clean(f"after using live lesson {lesson}")
 
 
+def test_the_live_friend_table_hides_both_hands_between_turns(book_site, page, page_guard):
+    """Play a friend in the reader's browser: the table for two starts, each turn begins behind
+    the pass screen (no unseen card in the frame's DOM, text or accessibility tree), and a
+    revealed hand plays, as the engine's own game on the same deal does."""
+    from calijack.friend import Friend
+    from test_friend import check_hidden
+
+    frame = start_live(page, book_site, "09_friend")
+    frame.locator(".cj-friend-start").wait_for(timeout=START_MS)
+    names = frame.locator(".cj-friend-name input")
+    mirror = Friend((names.nth(0).input_value(), names.nth(1).input_value()),
+                    seed=int(frame.locator(".cj-seed input").input_value()))
+    frame.locator(".cj-friend-start").click()
+    for _ in range(2):  # two turns: each player reveals, then plays the first legal card
+        frame.wait_for_selector(f'.cj-friend-table[data-phase="pass"][data-seat="{mirror.to_play}"]'
+                                f'[data-plays="{len(mirror.state.plays)}"]', state="attached")
+        check_hidden(frame, mirror)
+        frame.locator(".cj-pass-go").click()
+        mirror.reveal()
+        frame.wait_for_selector(f'.cj-friend-table[data-phase="play"][data-seat="{mirror.to_play}"]',
+                                state="attached")
+        card = mirror.state.legal_cards()[0]
+        frame.locator(f'.cj-you .cj-play[data-card="{card.code}"]').click()
+        mirror.play(card)
+    assert_no_traceback(frame)
+    page_guard.assert_clean("after two turns at the live table for two")
+
+
 def test_the_play_live_note_gives_the_download_the_build_measured():
     """Each lesson page tells the reader how much Python weighs: the gzip size of the live
     site's runtime and wheels as the build measured them (it said "about 10 MB", a guess)."""
