@@ -175,7 +175,8 @@ def read_entry(value) -> Drill:
     checked: its shape (:data:`calijack.progress.DRILL`), its position (the engine replays every
     card), and its answers (the legal cards valued, the best one of highest value, the accepted
     ones within :data:`~calijack.drill.ACCEPT` of it). :class:`calijack.progress.ProgressError` if not."""
-    from .progress import DRILL, ProgressError, _part, _record  # the store's checks, one place
+    from .progress.document import DRILL  # the store's checks, one place
+    from .progress.reader import ProgressError, _part, _record
 
     _part(value, DRILL)
     position = _record(value["record"])

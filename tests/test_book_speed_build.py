@@ -116,7 +116,7 @@ def test_vendored_modules_are_named_amd_modules_without_source_maps(module_id, n
 
 
 def test_the_loader_knows_every_vendored_module():
-    loader = (WIDGETS_JS / "cj-widgets.js").read_text(encoding="utf-8")
+    loader = (WIDGETS_JS / "cj-widget-loader.js").read_text(encoding="utf-8")
     for module_id, name in vendor_widgets.MODULES.items():
         assert f'"{module_id}": "{name.removesuffix(".js")}"' in loader
     assert not (WIDGETS_JS / "embed-amd.js").exists()  # the 3.6 MB bundle is not shipped

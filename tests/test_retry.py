@@ -156,7 +156,7 @@ def reviewed(monkeypatch):
         sandbox.play(first_legal(sandbox))
     assert "drill" not in sandbox.table.actions                # not before the review
     sandbox.press("review")
-    assert sandbox.table.actions.get("drill") and sandbox._drills
+    assert sandbox.table.actions.get("drill") and sandbox.tries.drills
     return sandbox
 
 
@@ -164,7 +164,7 @@ def test_the_sandbox_sets_each_mistake_up_again_and_queues_what_is_missed(review
     sandbox = reviewed
     kept = len(sandbox.table.stored)
     sandbox.press("drill")
-    drill = sandbox._retry.current
+    drill = sandbox.tries.retry.current
     assert sandbox.table.actions == {"drill_next": False, "drill_stop": True}
     assert f'data-plays="{len(drill.position.plays)}"' in sandbox.table.table_html
     assert "Mistake 1 of" in sandbox.table.message_html
@@ -173,25 +173,25 @@ def test_the_sandbox_sets_each_mistake_up_again_and_queues_what_is_missed(review
     sandbox.play(wrong_cards(drill)[0].code)
     assert "The answer" in sandbox.table.message_html and sandbox.table.actions["drill_next"]
     sandbox.press("drill_next")
-    second = sandbox._retry.current
+    second = sandbox.tries.retry.current
     sandbox.play(second.best.code)
     assert "Right" in sandbox.table.message_html
     assert len(sandbox.table.stored) == kept + 1                 # a right answer queues nothing
     sandbox.press("drill_stop")
-    assert sandbox._retry is None and sandbox.table.actions.get("drill") and sandbox.session.finished
+    assert sandbox.tries.retry is None and sandbox.table.actions.get("drill") and sandbox.session.finished
     assert 'data-plays="' + str(len(sandbox.session.state.plays)) in sandbox.table.table_html
 
 
 def test_next_mistake_before_an_answer_and_a_drill_without_a_review_are_refused_in_words(reviewed):
     sandbox = reviewed
     sandbox.press("drill")
-    at = sandbox._retry.at
+    at = sandbox.tries.retry.at
     sandbox.press("drill_next")
-    assert sandbox._retry.at == at and "Answer this one first" in sandbox.table.message_html
+    assert sandbox.tries.retry.at == at and "Answer this one first" in sandbox.table.message_html
     sandbox.press("undo")                                       # back into the deal: the drill ends
-    assert sandbox._retry is None and not sandbox.session.finished
+    assert sandbox.tries.retry is None and not sandbox.session.finished
     sandbox.press("drill")
-    assert "nothing to try again" in sandbox.table.message_html and sandbox._retry is None
+    assert "nothing to try again" in sandbox.table.message_html and sandbox.tries.retry is None
 
 
 # -- practising the queue ------------------------------------------------------------------------
@@ -242,7 +242,7 @@ def test_the_queue_due_today_is_practised_at_the_table_and_each_answer_moves_it(
     assert sandbox.table.stored[-1] == {"store": "drill_answer", "id": entries[1]["id"], "step": 0}
     assert [m["store"] for m in sandbox.table.stored] == ["drill_answer"] * 2   # nothing queued twice
     sandbox.press("drill_stop")
-    assert sandbox._retry is None and not sandbox.session.finished
+    assert sandbox.tries.retry is None and not sandbox.session.finished
 
 
 def test_nothing_due_or_nothing_readable_gives_the_fresh_deal_and_a_sentence():
@@ -250,7 +250,7 @@ def test_nothing_due_or_nothing_readable_gives_the_fresh_deal_and_a_sentence():
         sandbox = Sandbox(seed=8, delay=0)
         sandbox.table._receive(sandbox.table, {"action": "stored", "json": json.dumps(
             {"game": None, "review": None, "drills": drills})})
-        assert sandbox._retry is None and "None of your queued mistakes is due today" in sandbox.table.message_html
+        assert sandbox.tries.retry is None and "None of your queued mistakes is due today" in sandbox.table.message_html
         assert sandbox.table.actions.get("hint") is True                # the deal, ready to play
 
 

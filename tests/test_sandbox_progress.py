@@ -72,7 +72,7 @@ def test_a_finished_deal_is_kept_with_its_result_and_the_game_goes_on():
     assert kept["store"] == "finished"
     entry, state = progress.read_deal(dict(kept["entry"], when="2026-12-01T10:00:00Z"))
     assert entry["points"] == list(state.result().points) == list(sandbox.session.result.points)
-    assert entry["id"] == f"{sandbox._game_id}/1" and entry["match"] is None
+    assert entry["id"] == f"{sandbox.keeper.game_id}/1" and entry["match"] is None
     assert kept["game"]["record"] == sandbox.session.record()      # the match goes on: Next deal
     sandbox.press("next")
     assert sandbox.table.stored[-1]["store"] == "game" and sandbox.table.stored[-1]["game"]["deal"] == 2

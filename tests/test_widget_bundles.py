@@ -49,7 +49,7 @@ def test_every_widget_of_the_book_is_of_ipywidgets_8():
 
 
 def test_the_old_protocol_is_not_shipped():
-    loader = (WIDGETS_JS / "cj-widgets.js").read_text(encoding="utf-8")
+    loader = (WIDGETS_JS / "cj-widget-loader.js").read_text(encoding="utf-8")
     mapped = dict(re.findall(r'"(@jupyter-widgets/[\w-]+)": "([\w-]+)"', loader))
     assert set(mapped) == {"@jupyter-widgets/base", "@jupyter-widgets/controls",
                            "@jupyter-widgets/html-manager"}

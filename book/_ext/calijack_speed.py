@@ -13,10 +13,11 @@ Registered in ``_config.yml`` (``sphinx.local_extensions``). What it changes, an
     demo" note), so the demo reads at once and holds its room: nothing jumps when the live
     widget takes its place; with scripts off the picture is all there is, and a
     ``<noscript>`` style hides the loading note and the start button;
-  - the deferred loader ``cj-widgets.js`` (a few KB) and ``cj-widgets.css``; the loader
-    fetches the state and the widget code only when the reader, at work on the page, comes
-    near a demo (see its header), with one version string for every widget file so hosts
-    may cache them for a year;
+  - the deferred loader ``cj-widgets.js`` (a few KB), after the widget manager's loader
+    ``cj-widget-loader.js`` that it shares with the live page, and ``cj-widgets.css``; the
+    loader fetches the state and the widget code only when the reader, at work on the page,
+    comes near a demo (see its header), with one version string for every widget file so
+    hosts may cache them for a year;
   - a puzzle's picture (the Practice pages show 24, each a whole card table) is laid out
     only when the reader comes near it (``content-visibility: auto`` in ``cj-widgets.css``,
     holding about a puzzle's room until then).
@@ -57,6 +58,7 @@ from demo_pictures import VIEW_TAG, add_pictures
 
 HERE = Path(__file__).resolve().parent
 LOADER = "cj-widgets.js"
+MANAGER_LOADER = "cj-widget-loader.js"  # defines what LOADER uses: deferred, just before it
 STYLES = "cj-widgets.css"
 STATE_DIR = "_static/cj-widget-state"
 WIDGET_FILES = ("require.js", "jupyter-widgets-*.js")
@@ -179,6 +181,7 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     # no "Start this demo" that cannot start (a quick check's answers are in its own box).
     context["metatags"] = context.get("metatags", "") + NO_SCRIPT
     app.add_css_file(STYLES)
+    app.add_js_file(MANAGER_LOADER, loading_method="defer")
     app.add_js_file(LOADER, loading_method="defer",
                     **{"data-cj-version": app.builder.cj_widget_version,
                        "data-cj-state": context["pathto"](name, 1)})

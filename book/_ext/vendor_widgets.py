@@ -10,6 +10,10 @@ widgets), ``html-manager`` (the manager, which bundles what it needs of the rest
 ``libembed-amd`` (the CDN-capable page renderer, which the book does not use: its loader
 ``cj-widgets.js`` renders with the manager's documented API and a local-only module loader).
 
+Which modules, and the file of each: the module map of the widget loader
+``book/_widgets_js/cj-widget-loader.js``, the one place it is written (:func:`loader_modules`
+reads it).
+
 This script writes each module the book uses to its own file, so that RequireJS fetches only
 the ones a page asks for (every page: base, controls and html-manager), and drops
 
@@ -33,12 +37,29 @@ import shutil
 import sys
 from pathlib import Path
 
-# Module id -> file name in book/_widgets_js (cj-widgets.js maps the ids to these names).
-MODULES = {
-    "@jupyter-widgets/base": "jupyter-widgets-base.js",
-    "@jupyter-widgets/controls": "jupyter-widgets-controls.js",
-    "@jupyter-widgets/html-manager": "jupyter-widgets-html-manager.js",
-}
+LOADER = Path(__file__).resolve().parent.parent / "_widgets_js" / "cj-widget-loader.js"
+MODULE_MAP = re.compile(r"^  var MODULES = \{\n(?P<body>(?:    .*\n)*?)  \};$", re.MULTILINE)
+MODULE_ENTRY = re.compile(r'^    "(?P<id>[^"]+)": "(?P<name>[\w.-]+)",$')
+
+
+def loader_modules(loader: Path = LOADER) -> dict[str, str]:
+    """The widget loader's module map: module id -> file name in book/_widgets_js."""
+    match = MODULE_MAP.search(loader.read_text(encoding="utf-8"))
+    if match is None:
+        raise ValueError(f"{loader}: no `var MODULES = {{...}};` block")
+    modules = {}
+    for line in match.group("body").splitlines():
+        entry = MODULE_ENTRY.match(line)
+        if entry is None:
+            raise ValueError(f"{loader}: a line of MODULES is not `\"id\": \"file\",`: {line.strip()}")
+        modules[entry.group("id")] = entry.group("name") + ".js"
+    if not modules:
+        raise ValueError(f"{loader}: MODULES is empty")
+    return modules
+
+
+# Module id -> file name in book/_widgets_js.
+MODULES = loader_modules()
 SKIPPED = {"@jupyter-widgets/html-manager/dist/libembed-amd",
            "@jupyter-widgets/base7", "@jupyter-widgets/controls7"}
 LICENSE = "embed.js.LICENSE.txt"
@@ -117,7 +138,7 @@ def vendor(dist: Path, dest: Path) -> list[tuple[str, int, int]]:
     missing = set(MODULES) - set(modules)
     if unknown or missing:
         raise SystemExit(f"unexpected modules in embed-amd.js: new {sorted(unknown)}, "
-                         f"missing {sorted(missing)}; update MODULES in {__file__}")
+                         f"missing {sorted(missing)}; update MODULES in {LOADER}")
     written = []
     dest.mkdir(parents=True, exist_ok=True)
     for module_id, name in MODULES.items():

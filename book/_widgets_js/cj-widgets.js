@@ -1,4 +1,4 @@
-/* calijack: the book's widget loader. Text first, widgets after.
+/* calijack: the book's demos. Text first, widgets after.
  *
  * A page with demos carries, built into it, a picture of each demo as it first appears
  * (its first frame, the control drawn inert, a "Loading the demo" note), and points this
@@ -16,8 +16,9 @@
  *
  * Only the modules a page needs are fetched (book/_ext/vendor_widgets.py split the bundle):
  * require.js, then the manager with ipywidgets 8's base and controls, and cj-a11y.js (the
- * sliders' handles named). Any other module a
- * widget names is looked up beside them on this host, never on a CDN.
+ * sliders' handles named). Any other module a widget names is looked up beside them on this
+ * host, never on a CDN. The fetching is the widget loader's (cj-widget-loader.js, loaded
+ * deferred just before this script, and by the live lesson's page too).
  *
  * The hook for other code (for example a "Play live" button replacing a static demo):
  *
@@ -45,11 +46,7 @@
   // Input only a reader makes. Not "scroll": the theme scrolls its sidebar by itself.
   var ENGAGEMENT = ["wheel", "touchstart", "pointerdown", "pointermove", "keydown"];
   var FOCUSABLE = 'button, input, select, textarea, a[href], [role="slider"], [tabindex="0"]';
-  var MODULES = {
-    "@jupyter-widgets/base": "jupyter-widgets-base",
-    "@jupyter-widgets/controls": "jupyter-widgets-controls",
-    "@jupyter-widgets/html-manager": "jupyter-widgets-html-manager",
-  };
+  var loader = window.calijackWidgetLoader; // cj-widget-loader.js
   var loading = null;
   var live = null; // {manager, models} once the widget code and the state are in
   var tapped = []; // [demo, option index] tapped on a picture, replayed once live
@@ -63,35 +60,6 @@
   function setStatus(text) {
     document.querySelectorAll(".cj-demo-loading").forEach(function (line) {
       line.textContent = text;
-    });
-  }
-
-  function addScript(src) {
-    return new Promise(function (resolve, reject) {
-      var tag = document.createElement("script");
-      tag.src = src;
-      tag.onload = resolve;
-      tag.onerror = function () {
-        reject(new Error("could not load " + src));
-      };
-      document.head.appendChild(tag);
-    });
-  }
-
-  function requireModule(name) {
-    return new Promise(function (resolve, reject) {
-      window.requirejs([name], resolve, reject);
-    });
-  }
-
-  // Resolves once a view and all the views inside it exist (boxes create children later).
-  function settled(view) {
-    var list = view && view.children_views;
-    if (!list || !list.views) {
-      return Promise.resolve();
-    }
-    return Promise.all(list.views).then(function (children) {
-      return Promise.all(children.map(settled));
     });
   }
 
@@ -152,7 +120,7 @@
       .create_view(model)
       .then(function (view) {
         return live.manager.display_view(view, area).then(function () {
-          return settled(view);
+          return loader.settled(view);
         });
       })
       .then(function () {
@@ -164,7 +132,7 @@
   }
 
   function render(htmlManager, state) {
-    var manager = new htmlManager.HTMLManager({ loader: requireModule });
+    var manager = new htmlManager.HTMLManager({ loader: loader.requireModule });
     return manager.set_state(state).then(function (models) {
       live = { manager: manager, models: models };
       return Promise.all(Array.prototype.map.call(document.querySelectorAll(VIEW), renderDemo));
@@ -173,20 +141,12 @@
 
   function load() {
     if (!loading) {
-      var query = version ? "?v=" + version : "";
       var state = readState();
       state.catch(function () {}); // handled below, once the code is in too
-      // Names for the sliders' handles (shared with the Voilà template); it watches the page
-      // for them, so it may arrive before or after the widgets.
-      addScript(here + "cj-a11y.js").catch(function () {});
-      loading = addScript(here + "require.js" + query)
-        .then(function () {
-          var paths = {};
-          Object.keys(MODULES).forEach(function (id) {
-            paths[id] = here + MODULES[id];
-          });
-          window.requirejs.config({ paths: paths, urlArgs: version ? "v=" + version : "" });
-          return Promise.all([requireModule("@jupyter-widgets/html-manager"), state]);
+      loading = (loader ? loader.htmlManager({ base: here, version: version })
+                        : Promise.reject(new Error("cj-widget-loader.js did not load")))
+        .then(function (htmlManager) {
+          return Promise.all([htmlManager, state]);
         })
         .then(function (loaded) {
           return render(loaded[0], loaded[1]);

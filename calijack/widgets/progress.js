@@ -2,7 +2,7 @@
 //
 // One localStorage key holds one versioned JSON document. What the document holds, its
 // schema, its limits, how a newer version reads an older one, and every sentence the learner
-// reads about it come from Python (calijack/progress.py, calijack/text_progress.py):
+// reads about it come from Python (calijack/progress/, calijack/text_progress.py):
 // calijack.progress.script() puts them in place of the CONFIG mark below. The same file runs
 // in the static book (a page script, book/_ext/calijack_progress.py), in the live book's
 // Pyodide frame and in Voilà (prepended to the card table's anywidget module), so all three

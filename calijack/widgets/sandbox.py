@@ -17,6 +17,11 @@ deal asked for by the progress page (``?review=ID``) opens with its review.
 
 Once a review marks a mistake of the learner's, **Try your mistakes again** sets each one up
 again at the table (:mod:`.sandbox_drill`, over the engine's :class:`calijack.retry.Retry`).
+
+The store's side and the drills are helpers that own their state (``keeper``, a
+:class:`~.sandbox_progress.ProgressKeeper`; ``tries``, a :class:`~.sandbox_drill.TriesAgain`):
+each is given the session, the table and the view's callbacks it needs, and sets nothing of the
+view's own.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from ..text import say
 from ..text_coach import review_ready, reviewing
 from ..text_progress import say as progress_words
 from .sandbox_drill import TriesAgain
-from .sandbox_progress import KeepsProgress
+from .sandbox_progress import ProgressKeeper
 from .review import ReviewBoard
 from .table import CardTable
 
@@ -89,7 +94,7 @@ def rules_words(rules) -> str:
     return "; ".join(f"{OPTIONS[name].label}: {OPTIONS[name].choice(value)}" for name, value in changed.items())
 
 
-class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
+class Sandbox(widgets.VBox):
     """Play deals of a match against the computer: legal cards highlighted, hints, undo, records.
 
     ``Sandbox(seed=7)`` as a notebook's last expression is the whole lesson. Parts, for tests
@@ -102,7 +107,8 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
     ``four_color_toggle`` (``cj-four-color``), ``log_view`` (``cj-log``), ``rule_controls``
     (``cj-rule-NAME``), ``end_box`` (``cj-end``) with ``replay_slider`` (``cj-replay``) and
     ``replay_view``; ``record_text`` (``cj-record``), ``save_button`` (``cj-save``),
-    ``load_button`` (``cj-load``), ``download`` (``cj-download``).
+    ``load_button`` (``cj-load``), ``download`` (``cj-download``); the helpers ``keeper`` (the
+    progress store's side) and ``tries`` (the mistakes tried again, the comparison).
     """
 
     def __init__(self, seed: int | None = None, rules=None, opponent: str | None = None,
@@ -116,18 +122,16 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
         self._hinted: Card | None = None
         self._note: str | None = None  # the table's line on what just happened
         self._replay_quiet = False
-        # The progress store: nothing is saved until the page has said what it holds (a saved
-        # game is offered first); then this game is saved under ``_game_id`` (None: not saved,
-        # e.g. a past deal opened for review).
-        self._store_ready = False
-        self._game_id: str | None = None
-        self._offered = None  # a saved game offered back (progress.SavedGame), until chosen
-        self._finished_now = False
-        self._kept_text: str | None = None
         self.table = CardTable(on_action=self._on_action, on_bad=lambda text: self._say(text, "cj-error"),
                                on_stored=lambda game, review, drills: self._guard(
-                                   self._on_stored, game, review, drills, when_busy="allow"))
+                                   self.keeper.stored, game, review, drills, when_busy="allow"))
         self.table.add_class("cj-table-view")
+        self.tries = TriesAgain(self.session, self.table, say=self._say, render=self._render, mark=self._mark,
+                                next_frame=self._next_frame, four_color=lambda: self.four_color_toggle.value,
+                                show_comparison=self._replay_comparison)
+        self.keeper = ProgressKeeper(self.session, self.table, say=self._say, render=self._render,
+                                     practise=self.tries.practise, review=self._on_review,
+                                     show_opponent=self._show_opponent, loaded=self._after_load)
         self._build_settings()
         self._build_end()
         self.log_view = widgets.HTML()
@@ -221,16 +225,16 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
         self.table.press(action)
 
     def _on_action(self, action: str, card: str | None) -> None:
-        if self._offered is not None and action not in ("continue", "fresh"):
+        if self.keeper.offered is not None and action not in ("continue", "fresh"):
             self._say(progress_words("offer_pending"), "cj-info")
             return
         if action == "play":
             self._guard(self._on_card, card, when_busy="ignore")
         else:
             handler = {"hint": self._on_hint, "undo": self._on_undo, "next": self._on_next_deal,
-                       "review": self._on_review, "continue": self._on_continue, "fresh": self._on_fresh,
-                       "drill": self._on_drill, "drill_next": self._on_drill_next, "compare": self._on_compare,
-                       "drill_stop": self._on_drill_stop}[action]
+                       "review": self._on_review, "continue": self.keeper.continue_game, "fresh": self.keeper.fresh,
+                       "drill": self.tries.start, "drill_next": self.tries.next, "compare": self.tries.compare,
+                       "drill_stop": self.tries.stop}[action]
             self._guard(handler)
 
     def _guard(self, action, *args, when_busy: str = "refuse") -> None:
@@ -245,7 +249,7 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
             return
         try:
             action(*args)
-            self._keep()
+            self.keeper.keep()
         except (SessionError, IllegalPlay) as error:
             self._say(str(error), "cj-error")
         except Exception as error:  # noqa: BLE001 - a learner must never see a traceback
@@ -255,8 +259,8 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
             self._say(say("unexpected", error=f"{type(error).__name__}: {error}"), "cj-error")
 
     def _on_card(self, code: str) -> None:
-        if self._retry is not None:  # a mistake set up again: the pick is the drill's
-            self._drill_pick(code)
+        if self.tries.active:  # a mistake set up again: the pick is the drill's
+            self.tries.pick(code)
             return
         session = self.session
         try:
@@ -270,23 +274,22 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
                 self._say(f"{error.card} cannot be played. {error}", "cj-reason", announce=True)
             return
         self._hinted = None
-        self._finished_now = session.finished
+        self.keeper.note_play(session.finished)
         self._show(steps)
 
     def _on_new_deal(self) -> None:
         self._hinted = None
         self._show(self.session.new_deal(self.seed_input.value))
-        self._new_game()
+        self.keeper.new_game()
 
     def _on_next_deal(self) -> None:
         self._hinted = None
         self._show(self.session.next_deal())
-        if self._game_id is None:  # on from a past deal opened for review: a game of its own
-            self._new_game()
+        self.keeper.new_game_unless_kept()  # on from a past deal opened for review: a game of its own
 
     def _on_hint(self) -> None:
-        if self._retry is not None:  # a queued mistake at the table: the drill's hint
-            self._drill_hint()
+        if self.tries.active:  # a queued mistake at the table: the drill's hint
+            self.tries.hint()
             return
         hint = self.session.hint()
         self._hinted = hint.card
@@ -305,8 +308,8 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
         # Fewer worlds for tests by environment; the learner gets the coach's default.
         reviews = s.review(int(os.environ.get("CALIJACK_REVIEW_SAMPLES", 0)) or None)
         self.review_board.show(s.state, reviews, s.seat, names=s.names, four_color=self.four_color_toggle.value)
-        self._reviewed(reviews)
-        self.table.actions = {**self.table.actions, **self._drill_actions()}
+        self.tries.reviewed(reviews)
+        self.table.actions = {**self.table.actions, **self.tries.actions()}
         self._say(review_ready(self.review_board.summary), "cj-info", announce=True)
 
     @staticmethod
@@ -339,13 +342,21 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
 
     def _on_load(self) -> None:
         self.session.load(self.record_text.value)
-        self._new_game()
-        self._hinted = None
-        self._sync_rule_controls()
+        self.keeper.new_game()
+        self._after_load()
         if not self.session.finished and not self.session.your_turn:
             self._show(self.session.advance())
         else:
             self._render("Record loaded. " + self.session.prompt())
+
+    def _show_opponent(self, name: str) -> None:
+        """The picker shows ``name``, the session's opponent already (so it says nothing)."""
+        self.opponent_picker.value = name
+
+    def _after_load(self) -> None:
+        """A game was loaded into the session: no hint stands, the rule controls show its rules."""
+        self._hinted = None
+        self._sync_rule_controls()
 
     def _sync_rule_controls(self) -> None:
         rules = self.session.pending_rules
@@ -413,13 +424,13 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
         """Show the session as it is now: table, hand, actions, log, and the end of a deal."""
         s = self.session
         state = s.state
-        self._retry = None  # the session's table again: a drill under way ends
+        self.tries.end()  # the session's table again: a drill under way ends
         with self.table.hold_sync():  # one message to the page: the table and what goes with it
             self._render_table(state, note=note)
             self._say(message)
             self.table.actions = {"hint": s.your_turn, "undo": s.can_undo,
                                   **({"next": True} if s.can_continue else {}),
-                                  **({"review": True} if state.finished else {}), **self._drill_actions()}
+                                  **({"review": True} if state.finished else {}), **self.tries.actions()}
             if state.finished:
                 self.table.sheet_html = render.score_sheet_html(s.result, names=s.names, match_scores=s.scores,
                                                                 target=s.rules.target, counted=s.match.counted[-1],
@@ -445,8 +456,8 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
 
     def _redraw(self) -> None:
         # A display setting changed: the table again as it is (a drill's position, if one is set up).
-        if self._retry is not None:
-            self._drill_table()
+        if self.tries.active:
+            self.tries.draw_table()
         else:
             self._render_table(self.session.state, note=self._note)
 
@@ -456,9 +467,14 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
         self.table.status = {"plays": len(s.state.plays), "deal": s.deal_number, "frame": self._frame,
                              "ignored": self.ignored_clicks, "settled": int(settled and not self.busy)}
 
+    def _next_frame(self) -> int:
+        """A new drawing of the table: its number (the status marker's ``frame``)."""
+        self._frame += 1
+        return self._frame
+
     def _render_table(self, state: State, note: str | None = None, settled: bool = True) -> None:
         s = self.session
-        self._frame += 1
+        self._next_frame()
         self._note = note
         reveal = state if self.reveal_toggle.value else None
         scores = (s.match if state.finished else s.match_before).scores
@@ -478,7 +494,7 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
         s = self.session
         if not s.state.finished or self._replay_quiet:
             return
-        comparison = self.compared()
+        comparison = self.tries.compared()
         state = comparison.state if comparison is not None else s.state
         position = state.rewind(plays)
         what = ("the deal as dealt" if plays == 0
@@ -487,6 +503,19 @@ class Sandbox(TriesAgain, KeepsProgress, widgets.VBox):
         self.replay_view.value = render.table_html(position.view(s.seat), reveal=position, names=s.names,
                                                    note=f"{whose}, every card face up: {what}.",
                                                    four_color=self.four_color_toggle.value, css=False)
+
+    def _replay_comparison(self, comparison) -> None:
+        """The replay steps through the computer's deal with the same cards, from the start."""
+        with self.replay_slider.hold_trait_notifications():
+            self._replay_quiet = True
+            self.replay_slider.max = len(comparison.state.plays)
+            self.replay_slider.value = 0
+        self._replay_quiet = False
+        self._show_replay(0)
+
+    def compared(self):
+        """The comparison of the deal shown with the computer's play (:meth:`.TriesAgain.compared`)."""
+        return self.tries.compared()
 
     def record(self) -> str:
         """The current record as JSON text (what Save puts in the box)."""

@@ -20,14 +20,12 @@ const LITE = new URL("../", import.meta.url);
 const BOOK_STATIC = new URL("../../_static/", import.meta.url);
 const KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel";
 const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
-// The AMD modules of the widget manager (the book's, split by book/_ext/vendor_widgets.py) and
-// anywidget's front end (its wheel's nbextension, copied here by lite/build_lite.py).
-const MODULES = {
-  "@jupyter-widgets/base": new URL("jupyter-widgets-base", BOOK_STATIC).href,
-  "@jupyter-widgets/controls": new URL("jupyter-widgets-controls", BOOK_STATIC).href,
-  "@jupyter-widgets/html-manager": new URL("jupyter-widgets-html-manager", BOOK_STATIC).href,
-  anywidget: new URL("static/calijack/anywidget", LITE).href,
-};
+// The book's widget loader (book/_widgets_js/cj-widget-loader.js), loaded deferred by
+// index.html just before this module: it maps the widget manager's modules to the book's
+// files; anywidget's front end (its wheel's nbextension, copied here by lite/build_lite.py)
+// is the one module the live page adds.
+const LOADER = window.calijackWidgetLoader;
+const PATHS = { anywidget: new URL("static/calijack/anywidget", LITE).href };
 const SESSION = crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2);
 
 const main = document.getElementById("cj-play");
@@ -195,7 +193,7 @@ async function show(el, data) {
     const model = await manager.get_model(data[WIDGET_VIEW].model_id);
     const view = await manager.create_view(model);
     await manager.display_view(view, area);
-    await settled(view);
+    await LOADER.settled(view);
   } else if (data["text/html"]) {
     area.innerHTML = data["text/html"];  // the lesson's own output, from the book's own code
   } else if (data["text/plain"]) {
@@ -203,31 +201,9 @@ async function show(el, data) {
   }
 }
 
-function settled(view) {
-  const list = view && view.children_views;
-  if (!list || !list.views) return Promise.resolve();
-  return Promise.all(list.views).then((children) => Promise.all(children.map(settled)));
-}
-
-function addScript(src) {
-  return new Promise((resolve, reject) => {
-    const tag = document.createElement("script");
-    tag.src = src;
-    tag.onload = resolve;
-    tag.onerror = () => reject(new Error("could not load " + src));
-    document.head.append(tag);
-  });
-}
-
-function requireModule(name) {
-  return new Promise((resolve, reject) => window.requirejs([name], resolve, reject));
-}
-
 async function widgetManager() {
-  addScript(new URL("cj-a11y.js", BOOK_STATIC).href).catch(() => {});
-  await addScript(new URL("require.js", BOOK_STATIC).href);
-  window.requirejs.config({ paths: MODULES });
-  const { HTMLManager } = await requireModule("@jupyter-widgets/html-manager");
+  if (!LOADER) throw new Error("the widget loader (cj-widget-loader.js) did not load");
+  const { HTMLManager } = await LOADER.htmlManager({ base: BOOK_STATIC.href, paths: PATHS });
   // The manager of the book's static demos, with a kernel behind it: models the page makes
   // open a comm to Python (the lessons' models all come from Python, by comm_open).
   class LiveManager extends HTMLManager {
@@ -241,7 +217,7 @@ async function widgetManager() {
       return Promise.resolve({});
     }
   }
-  return new LiveManager({ loader: requireModule });
+  return new LiveManager({ loader: LOADER.requireModule });
 }
 
 function fail(text) {

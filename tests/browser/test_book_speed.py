@@ -25,7 +25,7 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 CHAPTER = "book/03_legal_play.html"  # the chapter issue 14 measured
 WIDGET_CODE = re.compile(r"/_static/(?:require\.js|jupyter-widgets-[\w-]+\.js)")
-ANY_WIDGET_FILE = re.compile(r"/_static/(?:require\.js|jupyter-widgets-|cj-widgets)")
+ANY_WIDGET_FILE = re.compile(r"/_static/(?:require\.js|jupyter-widgets-|cj-widget)")
 VIEW = "application/vnd.jupyter.widget-view+json"
 
 # The room a demo takes: its height, and its top relative to the element before it. When

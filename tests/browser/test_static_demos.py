@@ -32,6 +32,7 @@ PAGE = """<!DOCTYPE html>
 <meta charset="utf-8">
 <title>Static demos</title>
 <link rel="icon" href="data:,">
+<script defer src="../_static/cj-widget-loader.js"></script>
 <script defer src="../_static/cj-widgets.js"></script>
 <script type="application/vnd.jupyter.widget-state+json">{state}</script>
 </head>

@@ -4,7 +4,7 @@
 // screen readers say only "slider" and axe-core reports a serious aria-input-field-name
 // violation. The description label sits beside the handle, unconnected; this copies its text.
 // Loaded by the Voilà template (static/cj-a11y.js) and, in the book, by the widget loader
-// (book/_widgets_js/cj-widgets.js) with the widget code.
+// (book/_widgets_js/cj-widget-loader.js) with the widget code.
 (function () {
   var queued = false;
   function nameHandles() {

@@ -1,0 +1,84 @@
+"""The wheels the live site ships besides the downloaded ones (lite/build_lite.py): calijack's
+own, built from this tree; the kernel's own, taken from the ``jupyterlite-pyodide-kernel``
+wheel; and the stand-ins of packages the lessons never use. Each is the same bytes on every
+build of the same tree."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+from buildbase import HERE, REPO, BuildError, run
+
+# The kernel's own wheels, shipped inside the jupyterlite-pyodide-kernel wheel.
+KERNEL_WHEELS = ("pyodide_kernel-", "ipykernel-", "widgetsnbextension-4.")
+# Packages the kernel asks for by name at start that the lessons never use: each gets a
+# stand-in wheel instead of its real one, with the modules in lite/standins/NAME if any, else
+# the metadata alone. jedi (4.9 MB, thousands of files to unpack in the browser, with parso)
+# serves IPython's code completion only, which an app view with no code input never requests;
+# IPython imports it lazily, on the first completion. piplite and micropip install packages,
+# which the live book never does (every package is there, and no index may be asked); the
+# real piplite imports micropip on every start, and with it a tenth of the standard library.
+STAND_INS = {"jedi": "0.20.1", "micropip": "0.11.1", "piplite": "0.8.6"}
+STAND_IN_SOURCES = HERE / "standins"
+# 2026-01-01, the date of every file in the wheels this build makes.
+WHEEL_EPOCH = "1767225600"
+
+
+def calijack_wheel(work: Path) -> Path:
+    """Our own wheel, built from a copy of this tree (so the tree gets no build/ folder)."""
+    source = work / "calijack-src"
+    shutil.copytree(REPO / "calijack", source / "calijack",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in ("pyproject.toml", "PYPI.md", "LICENSE"):  # what pyproject.toml names
+        shutil.copy2(REPO / name, source / name)
+    out = work / "calijack-wheel"
+    # Fixed dates in the wheel: the same tree gives the same bytes, so the compiled start
+    # (lite/pycompile.py) is found in the cache on the next build.
+    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
+         "--no-deps", "--no-build-isolation", "--wheel-dir", str(out), str(source)],
+        stdout=subprocess.DEVNULL, env={**os.environ, "SOURCE_DATE_EPOCH": WHEEL_EPOCH})
+    (wheel,) = out.glob("calijack-*.whl")
+    return wheel
+
+
+def extension_kernel_wheels(pyodide_kernel: Path, work: Path) -> list[Path]:
+    """The kernel's own wheels, taken from the jupyterlite-pyodide-kernel wheel."""
+    out = work / "kernel-wheels"
+    out.mkdir()
+    found = []
+    with zipfile.ZipFile(pyodide_kernel) as archive:
+        for name in archive.namelist():
+            base = name.rsplit("/", 1)[-1]
+            if "/static/pypi/" in name and base.endswith(".whl") and base.startswith(KERNEL_WHEELS):
+                (out / base).write_bytes(archive.read(name))
+                found.append(out / base)
+    if len(found) != len(KERNEL_WHEELS):
+        raise BuildError(f"{pyodide_kernel.name}: expected the kernel wheels {KERNEL_WHEELS}, "
+                         f"found {[p.name for p in found]}")
+    return found
+
+
+def stand_in(name: str, version: str, work: Path) -> Path:
+    """The stand-in wheel of ``name`` (see :data:`STAND_INS`): the modules of
+    ``lite/standins/NAME/`` if there is such a folder, else only the metadata."""
+    path = work / f"{name}-{version}-py3-none-any.whl"
+    info = f"{name}-{version}.dist-info"
+    modules = STAND_IN_SOURCES / name
+    files = {f"{name}/{p.name}": p.read_text(encoding="utf-8") for p in sorted(modules.glob("*.py"))}
+    files |= {
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+                            "Summary: calijack's stand-in: the live lessons never use it\n",
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: calijack build_lite\n"
+                         "Root-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    files[f"{info}/RECORD"] = "".join(f"{n},,\n" for n in files) + f"{info}/RECORD,,\n"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for member, text in files.items():  # fixed dates: the same bytes on every build
+            archive.writestr(zipfile.ZipInfo(member, date_time=time.gmtime(int(WHEEL_EPOCH))[:6]), text)
+    return path
