@@ -100,6 +100,11 @@ function render({ model, el }) {
     });
     sight.observe(button);
   };
+  // Nobody holds the keyboard: the page itself, or a control no longer drawn (hidden, removed).
+  const idleFocus = () => {
+    const active = document.activeElement;
+    return !active || active === document.body || !active.isConnected || active.getClientRects().length === 0;
+  };
   const focusInHand = () => {
     const active = document.activeElement;
     return active && active.classList && active.classList.contains("cj-play") && felt.contains(active)
@@ -134,10 +139,20 @@ function render({ model, el }) {
       // A table that asks for one control first (data-focus: the screen between two players'
       // turns) takes the keyboard from the hand; after it, the hand takes it back.
       const call = felt.querySelector("[data-focus]");
-      const idle = !document.activeElement || document.activeElement === document.body;
-      if (call && (focused || called || idle)) {
+      if (call && (focused || called || idleFocus())) {
         focusOnSight(call);
         call.scrollIntoView({ block: "nearest" });
+      } else if (call) {
+        // The focus is elsewhere as the screen comes: on the form's Start button, say, which
+        // another widget's message hides a moment later (under load, after this one). If the
+        // focus falls back to the page while the screen shows, its control takes it.
+        const until = performance.now() + 10000;
+        const watch = () => {
+          if (!call.isConnected || document.activeElement === call) return;
+          if (idleFocus()) { focusOnSight(call); return; }
+          if (performance.now() < until) requestAnimationFrame(watch);
+        };
+        requestAnimationFrame(watch);
       } else if (called && target) {
         // The hand just shown: in view, with the keyboard on it.
         target.focus({ preventScroll: true });
