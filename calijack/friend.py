@@ -265,12 +265,8 @@ class Friend:
         deal is in progress: a record holds both hands."""
         if not self._state.finished:
             raise FriendError(say("no_record_yet"))
-        kind = kind or ("match" if self._done else "deal")
-        if kind == "deal":
-            return records.deal_record(self._state)
-        if kind == "match":
-            return records.match_record(self.rules, self._base.first_dealer, self._done + (self._state,))
-        raise FriendError(engine_say("record_kind", kind=kind))
+        return records.game_record(self.rules, self._base.first_dealer, self._done, self._state, kind,
+                                   error=FriendError)
 
     def record_json(self, kind: str | None = None) -> str:
         """:meth:`record` as compact JSON text."""

@@ -270,12 +270,8 @@ class Session:
     def record(self, kind: str | None = None) -> dict:
         """A RECORDS.md record: "deal" (this deal) or "match" (every deal so far); by default a
         deal record for the first deal, a match record after it."""
-        kind = kind or ("match" if self._done else "deal")
-        if kind == "deal":
-            return records.deal_record(self._state)
-        if kind == "match":
-            return records.match_record(self.rules, self._base.first_dealer, self._done + (self._state,))
-        raise SessionError(say("record_kind", kind=kind))
+        return records.game_record(self.rules, self._base.first_dealer, self._done, self._state, kind,
+                                   error=SessionError)
 
     def record_json(self, kind: str | None = None) -> str:
         """:meth:`record` as compact JSON text."""

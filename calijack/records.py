@@ -317,6 +317,19 @@ def match_record(rules: Rules, first_dealer: int, states) -> dict:
             "deals": [_deal_body(s) for s in states]}
 
 
+def game_record(rules: Rules, first_dealer: int, done, state: State, kind: str | None = None,
+                error: type[ValueError] = RecordError) -> dict:
+    """The record of a game under way (the deals ``done``, then ``state``): "deal" (``state``'s
+    deal) or "match" (every deal so far); by default a deal record for the first deal, a match
+    record after it. Another ``kind`` raises ``error`` with the sentence saying so."""
+    kind = kind or ("match" if done else "deal")
+    if kind == "deal":
+        return deal_record(state)
+    if kind == "match":
+        return match_record(rules, first_dealer, (*done, state))
+    raise error(say("record_kind", kind=kind))
+
+
 def dumps(record: dict) -> str:
     """A record as compact, stable JSON text."""
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))

@@ -238,3 +238,30 @@ def test_the_json_example_is_the_one_records_md_shows():
     text = (Path(__file__).resolve().parent.parent / "RECORDS.md").read_text(encoding="utf-8")
     blocks = [json.loads(b) for b in re.findall(r"^```json\n(.*?)^```", text, re.S | re.M) if '"trump"' in b]
     assert blocks == [EXAMPLE_OUTPUT]
+
+
+def test_a_game_under_way_gives_a_deal_or_a_match_record_and_refuses_another_kind():
+    """records.game_record, which the sandbox's Session and the table for two both use."""
+    from calijack import records
+    from calijack.friend import Friend, FriendError
+    from calijack.play import Session, SessionError
+
+    for game, error in ((Session(seed=7), SessionError), (Friend(("Ann", "Bo"), seed=7), FriendError)):
+        state = game.state
+        while not state.finished:
+            state = state.play(state.legal_cards()[0])
+        done, first = (), state.dealer
+        assert records.game_record(state.rules, first, done, state) == records.deal_record(state)
+        assert records.game_record(state.rules, first, (state,), state) == records.match_record(
+            state.rules, first, (state, state))
+        with pytest.raises(error, match=r"A record is a 'deal' or a 'match' record, not 'hand'\."):
+            records.game_record(state.rules, first, done, state, "hand", error=error)
+        with pytest.raises(error, match="not 'hand'"):
+            if isinstance(game, Friend):
+                while not game.finished:
+                    if game.hidden:
+                        game.reveal()
+                    game.play(game.state.legal_cards()[0])
+            game.record("hand")
+    with pytest.raises(records.RecordError, match="not 'hand'"):
+        records.game_record(state.rules, first, (), state, "hand")
