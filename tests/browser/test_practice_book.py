@@ -153,7 +153,10 @@ def test_far_puzzles_wait_to_be_drawn_and_each_draws_its_cards(browser, book_sit
           for (const e of list.getEntries()) window.cjShift += e.value; }).observe({type: "layout-shift"}); }""")
         pictures = page.locator(".cj-demo-placeholder .cj-puzzle")
         for k in range(len(shown)):
-            pictures.nth(k).scroll_into_view_if_needed()
+            # Scrolled by the page itself, at once: Playwright's own scroll first waits for the
+            # box to stand still over two frames, which a page still laying out under a busy
+            # machine may not give it within its limit (seen once in a full run).
+            pictures.nth(k).evaluate("(pic) => pic.scrollIntoView({block: 'center', behavior: 'instant'})")
             # Drawn within a frame or two of coming near the screen.
             page.wait_for_function("(pic) => pic.firstElementChild.checkVisibility({contentVisibilityAuto: true})",
                                    arg=pictures.nth(k).element_handle(), timeout=5_000)
