@@ -59,8 +59,9 @@ book: env lite _build/.engine-stamp
 # Every test, in timed phases (tests/phase.py prints each one's time as it ends, then a table and
 # one closing line for all of them): the environment; the book (the live site, then the chapters
 # and lessons executed, two notebooks at a time); the tests that need no browser; the browser tests,
-# two files at a time (pytest-xdist --dist loadfile: each worker has its own Chromium, served book
-# and servers, on ports of their own); the lessons' notebooks (nbval), two at a time. A failed test
+# two at a time, handed out one test at a time, the long ones first (pytest-xdist --dist loadgroup:
+# each worker has its own Chromium, served book and servers, on ports of their own; the tests of one
+# hub stay together; tests/browser/conftest.py); the lessons' notebooks (nbval), two at a time. A failed test
 # phase does not stop the next one: the summary fails the run.
 PHASE := $(PYTHON) tests/phase.py
 TEST_WORKERS ?= 2
@@ -69,7 +70,7 @@ test:
 	@$(PHASE) environment -- $(MAKE) --no-print-directory env chromium hub-env
 	@$(PHASE) book -- $(MAKE) --no-print-directory book
 	-@$(PHASE) "tests without a browser" -- $(PY) -m pytest tests --ignore=tests/browser -n $(TEST_WORKERS) --durations=10
-	-@$(PHASE) "browser tests" -- $(PY) -m pytest tests/browser -n $(TEST_WORKERS) --dist loadfile --durations=15
+	-@$(PHASE) "browser tests" -- $(PY) -m pytest tests/browser -n $(TEST_WORKERS) --dist loadgroup --durations=15
 	-@$(PHASE) notebooks -- $(PY) -m pytest notebooks -n $(TEST_WORKERS) --dist loadfile
 	@$(PHASE) summary
 

@@ -82,12 +82,24 @@ VOILA_STARTUP_TIMEOUT = _voila_startup_timeout()
 NON_CONTENT_PAGES = {"search.html", "genindex.html", "py-modindex.html"}
 
 
+def _runs_long(item: pytest.Item) -> bool:
+    """A test that starts a server or a Python of its own (Voilà, a hub, Python in the browser):
+    10 to 50 s. A test of the static book's pages takes a few seconds."""
+    return (bool({"voila_app", "hub"} & set(getattr(item, "fixturenames", ())))
+            or any(word in item.path.name for word in ("live", "hub", "classroom")))
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test in tests/browser drives the browser: mark it, whatever the test file says."""
+    """Every test in tests/browser drives the browser: mark it, whatever the test file says.
+
+    ``make test`` hands the browser tests out one at a time (``--dist loadgroup``; the tests
+    that share a server of their module carry ``xdist_group``), in this order: the long ones
+    first, the short pages last, so that the two workers finish together."""
     here = Path(__file__).parent
     for item in items:
         if here in item.path.parents:
             item.add_marker(pytest.mark.browser)
+    items.sort(key=lambda item: not (here in item.path.parents and _runs_long(item)))
 
 
 # --------------------------------------------------------------------------------------

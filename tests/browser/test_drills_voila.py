@@ -1,6 +1,7 @@
 """Try your mistakes again, in the Voilà sandbox: a deal played badly by clicks (the first legal
 card each time), reviewed, then its mistakes set up again; one missed twice (the answer shown),
-the next one right. On a phone (390 x 844, touch) and a desk (1280 x 800), with axe.
+the next one right. On a phone (390 x 844, touch), with axe; the live book's test plays the
+same drills on a desk (1280 x 800), by mouse.
 
 The live book's test (``test_drills_live.py``) follows the queue and the Practice page; this
 one is the lesson a class runs in Voilà. The right answers come from a mirror session on the
@@ -9,6 +10,7 @@ same seed: the same deal, the same review, the same drills.
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from calijack.drill import drills_of
@@ -24,6 +26,7 @@ def pick(page, card) -> None:
         button.click()
 
 
+@pytest.mark.parametrize("screen_page", ["phone"], indirect=True)
 def test_the_mistakes_of_a_deal_played_in_voila_come_back_to_try_again(voila_app, screen_page, page_checks,
                                                                        page_guard, monkeypatch):
     page = screen_page

@@ -35,6 +35,10 @@ LESSON = f"voila/render/{SANDBOX}"
 INVALID = "Invalid username or password"
 NOT_YOURS = "You do not have permission to access Server at /user/{}/"
 
+# One hub for the module (the ``hub`` fixture): its tests run on one worker (make test's
+# --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("hub")
+
 
 @dataclasses.dataclass
 class Hub:

@@ -191,19 +191,21 @@ def test_the_live_practice_lesson_answers_a_puzzle(book_site, page, page_guard):
     page_guard.assert_clean("after a live puzzle")
 
 
-@pytest.mark.parametrize("lesson", LESSONS)
-def test_each_live_lesson_answers_its_control(lesson, book_site, page, page_guard):
-    frame = start_live(page, book_site, lesson)
-    # Live mode: the frames come from Python callbacks, not from precomputed stacks.
-    demo = frame.locator(".cj-live-demo").first
-    demo.wait_for()
-    control = demo.locator(".cj-static-control").first
-    select_position(control, 1)
-    expect(demo.locator('.cj-frame[data-frame="1"]')).to_be_visible()
-    select_position(control, 0)
-    expect(demo.locator('.cj-frame[data-frame="0"]')).to_be_visible()
-    assert_no_traceback(frame)
-    page_guard.assert_clean(f"after using live lesson {lesson}")
+def test_each_live_lesson_answers_its_control(book_site, page, page_guard):
+    """Every lesson in turn, in one browser: the first start loads Python, each later one
+    restores the Python this browser kept (as a reader going from lesson to lesson does)."""
+    for k, lesson in enumerate(LESSONS):
+        frame = start_live(page, book_site, lesson, kept=None if k else False)
+        # Live mode: the frames come from Python callbacks, not from precomputed stacks.
+        demo = frame.locator(".cj-live-demo").first
+        demo.wait_for()
+        control = demo.locator(".cj-static-control").first
+        select_position(control, 1)
+        expect(demo.locator('.cj-frame[data-frame="1"]')).to_be_visible()
+        select_position(control, 0)
+        expect(demo.locator('.cj-frame[data-frame="0"]')).to_be_visible()
+        assert_no_traceback(frame)
+        page_guard.assert_clean(f"after using live lesson {lesson}")
 
 
 def test_the_live_friend_table_hides_both_hands_between_turns(book_site, page, page_guard):

@@ -1,6 +1,10 @@
 """The sandbox lesson in Voilà, played as a learner would: by clicking, tapping or keying the
 cards on the table, on a phone (390 x 844, touch) and on a desk (1280 x 800).
 
+A whole deal is played twice: by finger on the phone, and by keyboard on the desk (each
+screen's start and end audited, and the phone's keyboard focus checked); the mouse plays the
+cards of the shorter tests, on the desk.
+
 The test keeps its own :class:`~calijack.play.Session` on the same seed beside the page: the
 computer's replies are seeded by position, so after every play the page must show exactly
 what the mirror session says. The page fixtures fail the test on any console error or
@@ -82,11 +86,8 @@ def check_screen(page, page_checks, where: str) -> None:
     page_checks.assert_accessible(page, f"the sandbox {where}")
 
 
-def test_a_whole_deal_by_clicking_or_tapping_the_cards(voila_app, screen_page, page_checks, page_guard,
-                                                       monkeypatch):
-    page = screen_page
-    mirror = open_sandbox(page, voila_app, monkeypatch)
-    settle(page, mirror)
+def check_start(page, page_checks, mirror: Session) -> None:
+    """The table before the first card: named, pointer-cursor buttons; hand and trick in view."""
     # Every card may be led, so every one is a legal, pointer-cursor button named with its state.
     for card in mirror.hand:
         button = page.locator(f'.cj-you .cj-play[data-card="{card.code}"]')
@@ -99,19 +100,9 @@ def test_a_whole_deal_by_clicking_or_tapping_the_cards(voila_app, screen_page, p
     check_screen(page, page_checks, f"at the start ({page.screen})")
     assert page.locator(".cj-end").is_hidden()
 
-    first = True
-    while not mirror.finished:
-        card = first_legal(mirror)
-        press_card(page, card)
-        steps = mirror.play(card)
-        settle(page, mirror)
-        if first:
-            # The polite live region reads out the computer's card, the trick's winner and the draws.
-            heard = [s.text for s in steps if s.kind != "play" or s.seat != 0]
-            page.wait_for_function("(want) => want.every((t) => document.querySelector('.cj-announce')"
-                                   ".textContent.includes(t))", arg=heard)
-            first = False
-    # The end of the deal: the score sheet comes into view, the empty hand asks for nothing.
+
+def check_end(page, page_checks, page_guard, mirror: Session, how: str) -> None:
+    """The end of the deal: the score sheet in view and right, the empty hand asks for nothing."""
     sheet = page.locator(".cj-sheet-slot .cj-sheet")
     sheet.wait_for()
     page.wait_for_function("() => { const b = document.querySelector('.cj-sheet-slot').getBoundingClientRect();"
@@ -127,24 +118,54 @@ def test_a_whole_deal_by_clicking_or_tapping_the_cards(voila_app, screen_page, p
     assert page.locator(".cj-you").get_by_text("click or tap a card").count() == 0
     assert page.locator(".cj-next-deal").is_visible() and page.locator(".cj-hint").is_disabled()
     check_screen(page, page_checks, f"at the end of the deal ({page.screen})")
-    page_guard.assert_clean(f"after a whole deal ({page.screen})")
+    page_guard.assert_clean(f"after a whole deal {how} ({page.screen})")
 
 
-def test_a_whole_deal_by_keyboard_only(voila_app, screen_page, page_guard, monkeypatch):
-    page = screen_page
-    mirror = open_sandbox(page, voila_app, monkeypatch)
-    settle(page, mirror)
+def tab_to_hand(page) -> None:
+    """From the top of the page, Tab reaches the hand in at most two presses, with a clear ring."""
     page.locator("body").focus()
-    for presses in (1, 2):  # Tab reaches the hand in at most two presses
+    for presses in (1, 2):
         page.keyboard.press("Tab")
         focus = page.evaluate(_FOCUS_JS)
         if focus and "cj-play" in focus[1]:
             break
-    assert focus and "cj-play" in focus[1], f"after {presses} Tabs the focus is on {focus}"
+    assert focus and "cj-play" in focus[1], f"after {presses} Tabs the focus is on {focus} ({page.screen})"
     # The focus ring is clearly visible, and not the hint's marker.
     ring = page.evaluate("() => { const s = getComputedStyle(document.activeElement);"
                          " return [s.outlineStyle, parseFloat(s.outlineWidth), s.outlineColor]; }")
-    assert ring[0] == "solid" and ring[1] >= 3, ring
+    assert ring[0] == "solid" and ring[1] >= 3, (page.screen, ring)
+
+
+@pytest.mark.parametrize("screen_page", ["phone"], indirect=True)
+def test_a_whole_deal_by_tapping_the_cards(voila_app, screen_page, page_checks, page_guard, monkeypatch):
+    page = screen_page
+    mirror = open_sandbox(page, voila_app, monkeypatch)
+    settle(page, mirror)
+    check_start(page, page_checks, mirror)
+    tab_to_hand(page)  # a phone with a keyboard reaches the hand too (the desk plays a deal so)
+
+    first = True
+    while not mirror.finished:
+        card = first_legal(mirror)
+        press_card(page, card)
+        steps = mirror.play(card)
+        settle(page, mirror)
+        if first:
+            # The polite live region reads out the computer's card, the trick's winner and the draws.
+            heard = [s.text for s in steps if s.kind != "play" or s.seat != 0]
+            page.wait_for_function("(want) => want.every((t) => document.querySelector('.cj-announce')"
+                                   ".textContent.includes(t))", arg=heard)
+            first = False
+    check_end(page, page_checks, page_guard, mirror, "by finger")
+
+
+@pytest.mark.parametrize("screen_page", ["desk"], indirect=True)
+def test_a_whole_deal_by_keyboard_only(voila_app, screen_page, page_checks, page_guard, monkeypatch):
+    page = screen_page
+    mirror = open_sandbox(page, voila_app, monkeypatch)
+    settle(page, mirror)
+    check_start(page, page_checks, mirror)
+    tab_to_hand(page)
     keys = ["Enter", " "]
     while not mirror.finished:
         hand = [c.code for c in mirror.hand]
@@ -159,7 +180,7 @@ def test_a_whole_deal_by_keyboard_only(voila_app, screen_page, page_guard, monke
         settle(page, mirror)
     # The hand is empty: the keyboard lands on the score sheet, which is in view.
     page.wait_for_function("() => document.activeElement && document.activeElement.classList.contains('cj-sheet-slot')")
-    page_guard.assert_clean(f"after a deal by keyboard ({page.screen})")
+    check_end(page, page_checks, page_guard, mirror, "by keyboard")
 
 
 def test_an_illegal_card_explains_itself_and_undo(voila_app, page, page_guard):
