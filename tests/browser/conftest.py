@@ -24,6 +24,8 @@ Fixtures (see each docstring):
                     ``calijack.serve.voila_command``'s options), waits until it
                     answers, returns a ``VoilaApp`` (``.url``, ``.port``, ``.log_text()``),
                     and stops it at teardown.
+- ``lessons``       (session)  one Voilà over notebooks/ (tree mode) per worker, shared by the
+                    tests that need no server of their own: ``lessons.url_for(name)``.
 
 The environment variable ``CALIJACK_CHROMIUM`` overrides the browser path and
 ``CALIJACK_BOOK_HTML`` the built book folder.
@@ -85,7 +87,7 @@ NON_CONTENT_PAGES = {"search.html", "genindex.html", "py-modindex.html"}
 def _runs_long(item: pytest.Item) -> bool:
     """A test that starts a server or a Python of its own (Voilà, a hub, Python in the browser):
     10 to 50 s. A test of the static book's pages takes a few seconds."""
-    return (bool({"voila_app", "hub"} & set(getattr(item, "fixturenames", ())))
+    return (bool({"voila_app", "lessons", "hub"} & set(getattr(item, "fixturenames", ())))
             or any(word in item.path.name for word in ("live", "hub", "classroom")))
 
 
@@ -570,6 +572,10 @@ class VoilaApp:
         """The root URL; for a single notebook it renders that notebook."""
         return f"http://{ALLOWED_HOST}:{self.port}/"
 
+    def url_for(self, name: str) -> str:
+        """The page of the notebook ``name`` of a server in tree mode (a folder of notebooks)."""
+        return f"{self.url}voila/render/{name}"
+
     def log_text(self) -> str:
         try:
             return self.log_path.read_text(errors="replace")
@@ -599,6 +605,36 @@ def _wait_until_answering(app: VoilaApp, timeout: float) -> None:
     )
 
 
+def _start_voila(tmp_path_factory, notebook: str | os.PathLike, *extra_args: str, timeout: float = 90,
+                 port: int | None = None, token: str | None = None, env: dict[str, str] | None = None,
+                 **options) -> VoilaApp:
+    nb = Path(notebook).resolve()
+    if not nb.exists():
+        pytest.fail(f"voila_app: {nb} does not exist", pytrace=False)
+    port = port or free_port()
+    log_path = tmp_path_factory.mktemp("voila") / "voila.log"
+    # sys.executable -m voila NB --no-browser --Voila.ip=127.0.0.1 --port=PORT, with
+    # calijack's Voilà configuration (nothing loaded off-site); see calijack.serve.
+    cmd = voila_command(nb, port, extra_args=extra_args, **options)
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            cmd,
+            cwd=nb if nb.is_dir() else nb.parent,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=voila_env({**os.environ, **(env or {})}, token=token),
+            start_new_session=True,  # own process group: stop() ends Voilà + kernels
+        )
+    app = VoilaApp(notebook=nb, port=port, process=process, log_path=log_path)
+    try:
+        _wait_until_answering(app, timeout)
+    except BaseException:
+        app.stop()
+        raise
+    return app
+
+
 @pytest.fixture
 def voila_app(tmp_path_factory) -> Iterator[Callable[..., VoilaApp]]:
     """Factory: ``voila_app(notebook, *extra_args, timeout=90, port=None, token=None,
@@ -611,35 +647,32 @@ def voila_app(tmp_path_factory) -> Iterator[Callable[..., VoilaApp]]:
     folder, waits until the server answers, and stops it (and its kernels) at teardown.
     ``notebook`` may also be a folder (Voilà's tree mode); ``port`` reuses a port (a restarted
     server). Open ``app.url`` in ``page``; the server's log is ``app.log_text()``.
+    The kernels see the test's environment as it is when the server starts (``monkeypatch``).
+    A test that needs nothing of its own uses ``lessons`` instead: one server for them all.
     """
     started: list[VoilaApp] = []
 
-    def start(notebook: str | os.PathLike, *extra_args: str, timeout: float = 90,
-              port: int | None = None, token: str | None = None, **options) -> VoilaApp:
-        nb = Path(notebook).resolve()
-        if not nb.exists():
-            pytest.fail(f"voila_app: {nb} does not exist", pytrace=False)
-        port = port or free_port()
-        log_path = tmp_path_factory.mktemp("voila") / "voila.log"
-        # sys.executable -m voila NB --no-browser --Voila.ip=127.0.0.1 --port=PORT, with
-        # calijack's Voilà configuration (nothing loaded off-site); see calijack.serve.
-        cmd = voila_command(nb, port, extra_args=extra_args, **options)
-        env = voila_env(token=token)
-        with open(log_path, "wb") as log:
-            process = subprocess.Popen(
-                cmd,
-                cwd=nb if nb.is_dir() else nb.parent,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                env=env,
-                start_new_session=True,  # own process group: stop() ends Voilà + kernels
-            )
-        app = VoilaApp(notebook=nb, port=port, process=process, log_path=log_path)
+    def start(notebook: str | os.PathLike, *extra_args: str, **kwargs) -> VoilaApp:
+        app = _start_voila(tmp_path_factory, notebook, *extra_args, **kwargs)
         started.append(app)
-        _wait_until_answering(app, timeout)
         return app
 
     yield start
     for app in reversed(started):
         app.stop()
+
+
+# What the kernels of the shared lesson server are given: the sandbox's pauses shortened (the
+# same code path) and the review's guesses fewer. A test that needs the lessons' own values
+# starts a server of its own (``voila_app``).
+LESSONS_ENV = {"CALIJACK_SANDBOX_DELAY": "0.05", "CALIJACK_REVIEW_SAMPLES": "12"}
+
+
+@pytest.fixture(scope="session")
+def lessons(tmp_path_factory) -> Iterator[VoilaApp]:
+    """Voilà over ``notebooks/`` in tree mode, as ``make serve`` serves the lessons, started
+    once per test worker with ``LESSONS_ENV``: ``lessons.url_for("07_sandbox.ipynb")``. Each
+    page has a kernel of its own, shut down when its page closes."""
+    app = _start_voila(tmp_path_factory, REPO / "notebooks", env=LESSONS_ENV)
+    yield app
+    app.stop()

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from calijack.drill import drills_of
 from test_drills_live import miss_twice_then_right
-from test_sandbox import check_screen, open_sandbox, play_while
+from test_sandbox import NOTEBOOK, check_screen, open_sandbox, play_while
 
 
 def pick(page, card) -> None:
@@ -30,7 +30,8 @@ def pick(page, card) -> None:
 def test_the_mistakes_of_a_deal_played_in_voila_come_back_to_try_again(voila_app, screen_page, page_checks,
                                                                        page_guard, monkeypatch):
     page = screen_page
-    mirror = open_sandbox(page, voila_app, monkeypatch)
+    monkeypatch.setenv("CALIJACK_SANDBOX_DELAY", "0.05")  # shorter pauses; the review's own guesses
+    mirror = open_sandbox(page, voila_app(NOTEBOOK).url)
     play_while(page, mirror, lambda m: not m.finished)
     found = drills_of(mirror.state, mirror.review())
     assert len(found) >= 2, "the deal must have two mistakes to try"

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from calijack.friend import Friend
+from conftest import LESSONS_ENV
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "09_friend.ipynb"
 NAMES = ("Ann", "Bo")
@@ -108,11 +109,9 @@ def reveal(page, mirror: Friend, pointer: str) -> None:
 
 
 @pytest.mark.parametrize("screen_page", ["phone"], indirect=True)
-def test_two_people_play_a_whole_deal_at_one_page(voila_app, screen_page, page_checks, page_guard, monkeypatch):
+def test_two_people_play_a_whole_deal_at_one_page(lessons, screen_page, page_checks, page_guard):
     page = screen_page
-    monkeypatch.setenv("CALIJACK_REVIEW_SAMPLES", "2")  # the review's code path, with fewer guesses
-    app = voila_app(NOTEBOOK)
-    page.goto(app.url, wait_until="load")
+    page.goto(lessons.url_for(NOTEBOOK.name), wait_until="load")
     page.wait_for_selector(".cj-friend-start", timeout=90_000)
     names = page.locator(".cj-friend-name input")
     for k, name in enumerate(NAMES):
@@ -150,7 +149,7 @@ def test_two_people_play_a_whole_deal_at_one_page(voila_app, screen_page, page_c
         assert int(sheet.locator(f'.cj-seat-values[data-seat="{seat}"] .cj-total').inner_text()) == pips
     page.locator(".cj-review-deal").click()
     page.locator(".cj-friend-review-name").nth(1).wait_for(timeout=60_000)
-    reviews = mirror.review(2)
+    reviews = mirror.review(int(LESSONS_ENV["CALIJACK_REVIEW_SAMPLES"]))  # the shared server's guesses
     boards = page.locator(".cj-review-board .cj-board-strip")
     for seat in (0, 1):
         assert boards.nth(seat).locator(".cj-board-chip").count() == len(reviews[seat])

@@ -38,10 +38,10 @@ def _visible_frame(demo):
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_lesson_in_voila(lesson, voila_app, page, page_guard, page_checks):
+def test_lesson_in_voila(lesson, lessons, page, page_guard, page_checks):
     kind, first_text = LESSONS[lesson]
-    app = voila_app(NOTEBOOKS / f"{lesson}.ipynb")
-    page.goto(app.url, wait_until="load")
+    assert (NOTEBOOKS / f"{lesson}.ipynb").is_file()
+    page.goto(lessons.url_for(f"{lesson}.ipynb"), wait_until="load")
     demo = page.locator(".cj-static-demo")
     demo.first.wait_for(state="visible", timeout=90_000)
     assert demo.count() == 1

@@ -187,15 +187,14 @@ def test_storage_refused_says_offline_reading_is_off_and_the_book_works(browser,
     page_guard.assert_clean("with storage refused")
 
 
-def test_the_voila_lessons_get_no_service_worker(browser, book_site, voila_app, page_guard):
-    app = voila_app(REPO / "notebooks" / "01_cards.ipynb")
+def test_the_voila_lessons_get_no_service_worker(browser, book_site, lessons, page_guard):
     context, page = offline_context(browser, page_guard)
     try:
         page.goto(book_site.url_for("book/intro.html"))
         page.wait_for_function(CONTROLLED, timeout=120_000)
         scripts: list[str] = []
         page.on("request", lambda request: scripts.append(request.url) if request.url.endswith(".js") else None)
-        page.goto(app.url)
+        page.goto(lessons.url_for("01_cards.ipynb"))
         page.locator(".jupyter-widgets").first.wait_for(timeout=90_000)
         assert page.evaluate("() => navigator.serviceWorker.controller") is None
         assert page.evaluate("async () => (await navigator.serviceWorker.getRegistrations()).length") == 0

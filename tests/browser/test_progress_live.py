@@ -99,12 +99,10 @@ def test_play_live_continue_finish_download_and_review(book_site, page, page_gua
     page_guard.assert_clean("after reviewing a kept deal")
 
 
-def test_voila_offers_the_game_back_and_plays_without_storage(voila_app, new_page, page_checks, page_guard,
-                                                              monkeypatch):
-    monkeypatch.setenv("CALIJACK_SANDBOX_DELAY", "0.05")
-    app = voila_app(NOTEBOOK)
+def test_voila_offers_the_game_back_and_plays_without_storage(lessons, new_page, page_checks, page_guard):
+    url = lessons.url_for(NOTEBOOK.name)
     page = new_page()
-    page.goto(app.url, wait_until="load")
+    page.goto(url, wait_until="load")
     page.wait_for_selector(".cj-sandbox .cj-play", timeout=90_000)
     mirror = Session(seed=SEED)
     settle(page, mirror)
@@ -129,7 +127,7 @@ def test_voila_offers_the_game_back_and_plays_without_storage(voila_app, new_pag
     # A browser that refuses this site any storage: the lesson plays, and says nothing is kept.
     blocked = new_page()
     blocked.add_init_script(BLOCKED)
-    blocked.goto(app.url, wait_until="load")
+    blocked.goto(url, wait_until="load")
     blocked.wait_for_selector(".cj-sandbox .cj-play", timeout=90_000)
     fresh = Session(seed=SEED)
     settle(blocked, fresh)

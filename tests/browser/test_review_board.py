@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 from calijack import Deal
 from calijack.play import Session
 from calijack.players import get_player, play_deal
 from calijack.records import deal_record, dumps
 
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
-SAMPLES = "12"  # worlds per estimated play in these tests (CALIJACK_REVIEW_SAMPLES)
+from conftest import LESSONS_ENV
+
+SAMPLES = LESSONS_ENV["CALIJACK_REVIEW_SAMPLES"]  # worlds per estimated play on the shared lesson server
 
 
 def finished_record() -> str:
@@ -39,12 +39,9 @@ def board_index(page) -> int:
     return int(page.locator(".cj-board").get_attribute("data-index"))
 
 
-def test_review_this_deal_in_the_sandbox(voila_app, screen_page, page_checks, page_guard, monkeypatch):
+def test_review_this_deal_in_the_sandbox(lessons, screen_page, page_checks, page_guard):
     page = screen_page
-    monkeypatch.setenv("CALIJACK_REVIEW_SAMPLES", SAMPLES)
-    monkeypatch.setenv("CALIJACK_SANDBOX_DELAY", "0.05")
-    app = voila_app(NOTEBOOKS / "07_sandbox.ipynb")
-    page.goto(app.url, wait_until="load")
+    page.goto(lessons.url_for("07_sandbox.ipynb"), wait_until="load")
     page.wait_for_selector(".cj-sandbox .cj-play", timeout=90_000)
     assert page.locator(".cj-review-deal").is_hidden()  # offered only once a deal is over
 
@@ -107,13 +104,12 @@ def test_review_this_deal_in_the_sandbox(voila_app, screen_page, page_checks, pa
     page_guard.assert_clean(f"after the review ({page.screen})")
 
 
-def test_practice_lesson_in_voila(voila_app, screen_page, page_checks, page_guard):
+def test_practice_lesson_in_voila(lessons, screen_page, page_checks, page_guard):
     page = screen_page
     from calijack.puzzles import load
 
     puzzles = load()
-    app = voila_app(NOTEBOOKS / "08_practice.ipynb")
-    page.goto(app.url, wait_until="load")
+    page.goto(lessons.url_for("08_practice.ipynb"), wait_until="load")
     questions = page.locator(".cj-puzzle").filter(visible=True)
     questions.first.wait_for(state="visible", timeout=90_000)
     stages = list(dict.fromkeys(p.stage for p in puzzles))

@@ -31,11 +31,10 @@ _ON_SCREEN_JS = """(selectors) => selectors.every((s) => { const box = document.
   return box.top >= 0 && box.bottom <= window.innerHeight && box.left >= 0 && box.right <= window.innerWidth; })"""
 
 
-def open_sandbox(page, voila_app, monkeypatch=None) -> Session:
-    if monkeypatch is not None:
-        monkeypatch.setenv("CALIJACK_SANDBOX_DELAY", "0.05")  # shorter pauses; same code path
-    app = voila_app(NOTEBOOK)
-    page.goto(app.url, wait_until="load")
+def open_sandbox(page, url: str) -> Session:
+    """Open the sandbox lesson at ``url``: on the shared server (``lessons``, shorter pauses,
+    the same code path) or on a server of the test's own (the lesson's own pauses)."""
+    page.goto(url, wait_until="load")
     page.wait_for_selector(".cj-sandbox .cj-play", timeout=90_000)
     assert page.locator(".cj-seed input").input_value() == str(SEED)
     return Session(seed=SEED)
@@ -137,9 +136,9 @@ def tab_to_hand(page) -> None:
 
 
 @pytest.mark.parametrize("screen_page", ["phone"], indirect=True)
-def test_a_whole_deal_by_tapping_the_cards(voila_app, screen_page, page_checks, page_guard, monkeypatch):
+def test_a_whole_deal_by_tapping_the_cards(lessons, screen_page, page_checks, page_guard):
     page = screen_page
-    mirror = open_sandbox(page, voila_app, monkeypatch)
+    mirror = open_sandbox(page, lessons.url_for(NOTEBOOK.name))
     settle(page, mirror)
     check_start(page, page_checks, mirror)
     tab_to_hand(page)  # a phone with a keyboard reaches the hand too (the desk plays a deal so)
@@ -160,9 +159,9 @@ def test_a_whole_deal_by_tapping_the_cards(voila_app, screen_page, page_checks, 
 
 
 @pytest.mark.parametrize("screen_page", ["desk"], indirect=True)
-def test_a_whole_deal_by_keyboard_only(voila_app, screen_page, page_checks, page_guard, monkeypatch):
+def test_a_whole_deal_by_keyboard_only(lessons, screen_page, page_checks, page_guard):
     page = screen_page
-    mirror = open_sandbox(page, voila_app, monkeypatch)
+    mirror = open_sandbox(page, lessons.url_for(NOTEBOOK.name))
     settle(page, mirror)
     check_start(page, page_checks, mirror)
     tab_to_hand(page)
@@ -184,7 +183,7 @@ def test_a_whole_deal_by_keyboard_only(voila_app, screen_page, page_checks, page
 
 
 def test_an_illegal_card_explains_itself_and_undo(voila_app, page, page_guard):
-    mirror = open_sandbox(page, voila_app)
+    mirror = open_sandbox(page, voila_app(NOTEBOOK).url)  # the lesson's own pauses
     settle(page, mirror)
     # Two cards clicked in the same instant: the second arrives while the computer's cards
     # are being shown and is ignored; only the first is played.
@@ -226,8 +225,8 @@ def test_an_illegal_card_explains_itself_and_undo(voila_app, page, page_guard):
     page_guard.assert_clean("after an illegal click and undo")
 
 
-def test_hint_rules_and_records(voila_app, page, page_guard):
-    mirror = open_sandbox(page, voila_app)
+def test_hint_rules_and_records(lessons, page, page_guard):
+    mirror = open_sandbox(page, lessons.url_for(NOTEBOOK.name))
     settle(page, mirror)
     page.locator(".cj-hint").click()
     page.locator(".cj-message .cj-hint-text").wait_for()
