@@ -213,7 +213,7 @@ def test_the_live_friend_table_hides_both_hands_between_turns(book_site, page, p
     the pass screen (no unseen card in the frame's DOM, text or accessibility tree), and a
     revealed hand plays, as the engine's own game on the same deal does."""
     from calijack.friend import Friend
-    from test_friend import check_hidden
+    from test_pass_and_play import check_hidden
 
     frame = start_live(page, book_site, "09_friend")
     frame.locator(".cj-friend-start").wait_for(timeout=START_MS)
