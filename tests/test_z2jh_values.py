@@ -98,6 +98,17 @@ def test_the_values_say_what_make_hub_says(chart, hub_config):
     assert hub["Authenticator"]["admin_users"] == [] == list(config.Authenticator.admin_users)
     teacher = next(r for r in config.JupyterHub.load_roles if r["name"] == "teacher")
     assert merged["hub"]["loadRoles"]["teacher"]["scopes"] == teacher["scopes"]
+    user = next(r for r in config.JupyterHub.load_roles if r["name"] == "user")
+    assert merged["hub"]["loadRoles"]["user"]["scopes"] == user["scopes"]
+    assert hub["JupyterHub"]["custom_scopes"] == config.JupyterHub.custom_scopes
+    service = next(s for s in config.JupyterHub.services if s["name"] == "calijack-class")
+    ours_ = merged["hub"]["services"]["calijack-class"]
+    for name in ("display", "oauth_no_confirm", "oauth_client_allowed_scopes"):
+        assert ours_[name] == service[name], name
+    assert ours_["command"][:3] == ["python3", "-m", "calijack.classsvc"] == ["python3", *service["command"][1:3]]
+    port = int(ours_["url"].rsplit(":", 1)[1])
+    assert {"name": "calijack-class", "port": port, "targetPort": port} in merged["hub"]["service"]["extraPorts"]
+    assert singleuser["extraEnv"]["CALIJACK_CLASS_URL"] == config.Spawner.environment["CALIJACK_CLASS_URL"]
     assert merged["cull"]["enabled"] is True and merged["cull"]["timeout"] == settings.cull_timeout
     assert singleuser["memory"]["limit"] and singleuser["cpu"]["limit"]
     assert singleuser["storage"]["type"] == "none"

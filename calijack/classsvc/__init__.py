@@ -42,11 +42,14 @@ def main(argv=None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m calijack.classsvc", description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", default=None, help=f"SQLAlchemy URL (default ${DB_ENV}, else ./{DEFAULT_DB})")
+    parser.add_argument("--listen", default=None, metavar="ADDRESS",
+                        help="the address to listen on (default: the host of $JUPYTERHUB_SERVICE_URL; "
+                             "0.0.0.0 in the hub's pod, where that host is the hub's Kubernetes service)")
     args = parser.parse_args(argv)
     bind = urlparse(os.environ.get("JUPYTERHUB_SERVICE_URL", "http://127.0.0.1:10101"))
     prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/services/calijack-class/")
     hub = os.environ.get("JUPYTERHUB_BASE_URL", "/") + "hub/"
     app = make_app(Store(db_url(args.db)), prefix, hub)
-    app.listen(bind.port, bind.hostname, xheaders=True)
+    app.listen(bind.port, args.listen or bind.hostname, xheaders=True)
     IOLoop.current().start()
     return 0
