@@ -21,7 +21,6 @@ TEXTS = {
     "no_learner": "There is no progress kept for {name}.",
     "bad_name": "That is not a learner's name.",
     "not_yours": "You may only read and write your own progress.",
-    "busy": "The class's progress could not be stored just now; try again in a moment.",
     # -- the teacher's pages -----------------------------------------------------------------------
     "title": "Your class",
     "intro": "One row per learner who has saved progress on the hub. Choose a column's heading to sort by it.",

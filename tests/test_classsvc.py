@@ -191,3 +191,17 @@ def test_the_database_is_sqlite_in_the_working_folder_unless_configured(tmp_path
     assert db_url(env={}) == f"sqlite:///{tmp_path / 'calijack-class.sqlite'}"
     assert db_url(env={"CALIJACK_CLASS_DB": "postgresql://db/class"}) == "postgresql://db/class"
     assert db_url("sqlite:///x.sqlite", env={"CALIJACK_CLASS_DB": "y"}) == "sqlite:///x.sqlite"
+
+
+def test_the_benchmark_runs_at_a_tiny_size():
+    """bench/classsvc.py (the full sizes are its business): every write kept, none failed."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "classsvc.py"
+    spec = importlib.util.spec_from_file_location("bench_classsvc", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    report = bench.run(2, 2, None, SESSIONS)
+    assert report["writes"] == 4 and report["failures"] == 0 and report["db_bytes_per_learner"] > 0
+    assert report["write_ms_p95"] >= report["write_ms_p50"] > 0

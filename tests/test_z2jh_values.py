@@ -125,3 +125,15 @@ def test_the_image_recipe_matches_the_values():
     assert f'CMD ["python", "{start}"]' in recipe
     workdir = re.findall(r"^WORKDIR (\S+)$", recipe, re.M)[-1]
     assert (REPO / workdir.removeprefix("/srv/calijack/") / SANDBOX).is_file()
+
+
+def test_the_hub_image_recipe_copies_what_exists_and_holds_the_class_service():
+    """deploy/z2jh/Dockerfile.hub: the chart's hub image with calijack, for the class service the values run."""
+    recipe = (REPO / "deploy" / "z2jh" / "Dockerfile.hub").read_text(encoding="utf-8")
+    for source in re.findall(r"^COPY (\S+(?: \S+)*?) \S+$", recipe, re.M):
+        for path in source.split():
+            assert (REPO / path).exists(), f"Dockerfile.hub copies {path}, which does not exist"
+    assert "FROM quay.io/jupyterhub/k8s-hub:${HUB_TAG}" in recipe and "import calijack.classsvc.app" in recipe
+    assert ours()["hub"]["image"]["name"].endswith("/calijack-hub")
+    command = ours()["hub"]["services"]["calijack-class"]["command"]
+    assert command[1:3] == ["-m", "calijack.classsvc"] and (REPO / "calijack" / "classsvc" / "__main__.py").is_file()
