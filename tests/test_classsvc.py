@@ -205,3 +205,15 @@ def test_the_benchmark_runs_at_a_tiny_size():
     report = bench.run(2, 2, None, SESSIONS)
     assert report["writes"] == 4 and report["failures"] == 0 and report["db_bytes_per_learner"] > 0
     assert report["write_ms_p95"] >= report["write_ms_p50"] > 0
+
+
+def test_what_is_kept_outlives_the_service(tmp_path):
+    """The service stopped and started again (the hub restarted): every document is still there."""
+    url = f"sqlite:///{tmp_path}/class.sqlite"
+    first = Store(url)
+    doc = document(checks=[("book/03_legal_play#1", True)], deals=[SESSIONS[0]], drills=DRILLS[:1], stars=3)
+    first.put("ann", doc)
+    first.close()
+    again = Store(url)
+    assert again.get("ann")[0] == doc and [name for name, _, _ in again.all()] == ["ann"]
+    again.close()

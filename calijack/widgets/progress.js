@@ -330,7 +330,10 @@
       }
       if (link.again) { link.again = false; schedulePush(); }
     }, function () {
+      // Signed out of the service (it restarted, or the hub's sign-in ended) or out of reach:
+      // the next save opens the sync page again before it sends.
       link.busy = false;
+      link.xsrf = null;
       pause(true);
     });
   }
