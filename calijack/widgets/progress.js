@@ -19,7 +19,7 @@
 // puzzleReveal(n), puzzlePick(n, right), saveGame(game), finishDeal(entry, game), today(), queueDrill(entry),
 // dueDrills(), drillAnswer(id, step), reset(section), resetAll(),
 // exportText(), rawText(), parse(text), replace(doc), say(key, fields), starsWords(n),
-// reviewRequest(), drillsRequest(), check(value, schema), startSync(url), syncing(). A change fires the window event "calijack-progress"
+// reviewRequest(), drillsRequest(), check(value, schema), startSync(url), syncNow(), syncing(). A change fires the window event "calijack-progress"
 // (also when another tab of the same site changed the document). The book's pages add the
 // watch of their quick checks and puzzles (progress-watch.js, after this script).
 (function (root, CONFIG) {
@@ -372,6 +372,18 @@
     });
   }
 
+  // Send now (not waiting for the next save's turn); resolves to true once the service holds
+  // what this browser holds, false if it could not be sent.
+  function syncNow() {
+    if (!link.url) return Promise.resolve(false);
+    if (link.timer) { clearTimeout(link.timer); link.timer = null; }
+    var wait = link.busy ? new Promise(function (next) {
+      var poll = setInterval(function () { if (!link.busy) { clearInterval(poll); next(); } }, 100);
+    }) : Promise.resolve();
+    return wait.then(function () { return link.xsrf ? push() : connect(); })
+      .then(function () { return !link.paused && !!link.xsrf; });
+  }
+
   function startSync(url) {
     if (link.ready) return link.ready;
     // Only a path of this site: "/services/NAME/".
@@ -551,6 +563,7 @@
     },
     // On the class's hub: keep this browser's progress in step with the class service at `url`.
     startSync: startSync,
+    syncNow: syncNow,
     syncing: function () { return !!link.url; },
     // Replace the whole document with `doc` (a checked one: parse()'s), as Load progress does.
     replace: function (doc) {

@@ -236,13 +236,14 @@ def test_a_learners_progress_on_the_hub_reaches_the_teacher_and_follows_them(hub
     sign-in, synced by the page); the teacher's page and CSV show it; gwen is refused the
     teacher's page; in a new browser, her progress is back."""
     from calijack.text_class import say
+    from calijack.text_progress import TEXTS
 
     gwen = new_page()
     assert submit_login(gwen, hub, "gwen", password("gwen")) == 302
     wait_for_sandbox(gwen, timeout=180_000)
     gwen.evaluate("calijackProgress.answerCheck('book/03_legal_play#1', true)")
     play_a_card(gwen)  # the unfinished game is saved, and sent within a few seconds
-    gwen.wait_for_function("!calijackProgress.status().paused && calijackProgress.syncing()")
+    assert gwen.evaluate("calijackProgress.syncNow()") is True  # the service holds what the page holds
 
     teacher = new_page()
     assert submit_login(teacher, hub, TEACHER, password(TEACHER)) == 302
@@ -269,6 +270,7 @@ def test_a_learners_progress_on_the_hub_reaches_the_teacher_and_follows_them(hub
     # Her progress follows her: a new browser, the server's copy merged in as the lesson opens.
     other = new_page()
     assert submit_login(other, hub, "gwen", password("gwen")) == 302
-    wait_for_sandbox(other, timeout=120_000)
-    other.wait_for_function("'book/03_legal_play#1' in calijackProgress.read().checks"
-                            " && calijackProgress.read().game !== null", timeout=15_000)
+    other.get_by_role("button", name=TEXTS["continue"]).click(timeout=120_000)  # her game, offered here
+    wait_for_sandbox(other, timeout=60_000)
+    assert int(other.locator(".cj-sandbox-table").get_attribute("data-plays")) >= 1
+    assert "book/03_legal_play#1" in other.evaluate("calijackProgress.read().checks")
