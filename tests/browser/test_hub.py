@@ -274,3 +274,11 @@ def test_a_learners_progress_on_the_hub_reaches_the_teacher_and_follows_them(hub
     wait_for_sandbox(other, timeout=60_000)
     assert int(other.locator(".cj-sandbox-table").get_attribute("data-plays")) >= 1
     assert "book/03_legal_play#1" in other.evaluate("calijackProgress.read().checks")
+
+    # The teacher removes gwen's data from her page (a form the hub's XSRF check lets through).
+    teacher.goto(hub.url + CLASS + "learner/gwen")
+    teacher.once("dialog", lambda dialog: dialog.accept())
+    teacher.get_by_role("button", name=say("delete", name="gwen")).click()
+    expect(teacher.get_by_role("status")).to_have_text(say("deleted", name="gwen"))
+    teacher.goto(hub.url + CLASS)
+    assert row.count() == 0
