@@ -248,6 +248,8 @@ def test_a_learners_progress_on_the_hub_reaches_the_teacher_and_follows_them(hub
     teacher = new_page()
     assert submit_login(teacher, hub, TEACHER, password(TEACHER)) == 302
     teacher.wait_for_url(hub.url + "hub/admin*")
+    # The teacher lands on the admin page, whose Services menu links to the class's page.
+    expect(teacher.locator(f"a.dropdown-item[href='/{CLASS}']")).to_have_count(1)
     row = teacher.locator("tr", has=teacher.get_by_role("link", name="gwen", exact=True))
 
     def shown() -> bool:
