@@ -272,7 +272,13 @@ def test_a_learners_progress_on_the_hub_reaches_the_teacher_and_follows_them(hub
     # Her progress follows her: a new browser, the server's copy merged in as the lesson opens.
     other = new_page()
     assert submit_login(other, hub, "gwen", password("gwen")) == 302
-    other.get_by_role("button", name=TEXTS["continue"]).click(timeout=120_000)  # her game, offered here
+    try:
+        other.get_by_role("button", name=TEXTS["continue"]).click(timeout=120_000)  # her game, offered here
+    except Exception:  # noqa: BLE001 - what the page holds says why
+        held = other.evaluate("({status: calijackProgress.status(), game: calijackProgress.read().game !== null,"
+                              " checks: Object.keys(calijackProgress.read().checks)})")
+        pytest.fail(f"gwen's game was not offered in a new browser: {held}; the page says "
+                    f"{other.locator('body').inner_text()[:600]!r}", pytrace=False)
     wait_for_sandbox(other, timeout=60_000)
     assert int(other.locator(".cj-sandbox-table").get_attribute("data-plays")) >= 1
     assert "book/03_legal_play#1" in other.evaluate("calijackProgress.read().checks")
