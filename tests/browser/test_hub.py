@@ -243,6 +243,7 @@ def test_a_learners_progress_on_the_hub_reaches_the_teacher_and_follows_them(hub
     wait_for_sandbox(gwen, timeout=180_000)
     gwen.evaluate("calijackProgress.answerCheck('book/03_legal_play#1', true)")
     play_a_card(gwen)  # the unfinished game is saved, and sent within a few seconds
+    gwen.wait_for_function("calijackProgress.read().game !== null")  # the page has kept the game
     assert gwen.evaluate("calijackProgress.syncNow()") is True  # the service holds what the page holds
 
     teacher = new_page()
