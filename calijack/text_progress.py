@@ -18,6 +18,8 @@ TEXTS = {
     # -- one-line notes: where progress would be kept and cannot be -----------------------------
     "note_blocked": "This browser does not let the book keep anything, so your progress will not be kept.",
     "note_full": "This browser's storage for the book is full, so your latest progress was not kept.",
+    "note_sync_paused": "Syncing your progress with the class is paused: it is kept in this browser, and "
+                        "sent again at your next save.",
     "note_unreadable": "Your saved progress could not be read, so nothing new is kept until you reset it "
                        "on the Your progress page.",
     # -- why a document (kept, or a file given to Load progress) cannot be read -----------------
@@ -89,6 +91,9 @@ TEXTS = {
     "reset_all": "Reset all",
     "confirm_all": "Reset all your progress? Your quick checks, puzzle stars, mistakes to practise, results, "
                    "past deals and unfinished game are all cleared in this browser. This cannot be undone.",
+    "confirm_all_class": "Reset all your progress? Your quick checks, puzzle stars, mistakes to practise, "
+                         "results, past deals and unfinished game are all cleared in this browser and on the "
+                         "class's server. This cannot be undone.",
     "confirm_section": "Reset {section}? It is cleared in this browser. This cannot be undone.",
     "confirm_load": "Replace the progress kept in this browser with the one in {name}? What this browser "
                     "keeps now is lost, unless you download it first.",

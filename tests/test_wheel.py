@@ -76,19 +76,19 @@ def installed(python: Path, cwd: Path) -> set[str]:
 
 def test_the_wheel_holds_the_engine_and_its_views_and_nothing_else(wheel):
     """Every file the repository tracks under calijack/ that the package ships, and nothing
-    else: no serving code (calijack/serve), no benchmark, no tests, no stray file."""
+    else: no serving code (calijack/serve, calijack/classsvc), no benchmark, no tests, no stray file."""
     with zipfile.ZipFile(wheel) as archive:
         files = set(archive.namelist())
         metadata = archive.read("calijack-0.1.0.dist-info/METADATA").decode()
     tracked = run("git", "ls-files", "calijack", cwd=ROOT).stdout.split()
     shipped = {path for path in tracked
-               if not path.startswith("calijack/serve/")
+               if not path.startswith(("calijack/serve/", "calijack/classsvc/"))
                and (path.endswith(".py") or path.startswith(("calijack/static/", "calijack/data/"))
                     or (path.startswith("calijack/widgets/") and path.endswith(".js")))}
     assert "calijack/serve/static.py" in tracked and "calijack/widgets/table.js" in shipped
     info = {"METADATA", "RECORD", "WHEEL", "entry_points.txt", "top_level.txt", "licenses/LICENSE"}
     assert files == shipped | {f"calijack-0.1.0.dist-info/{name}" for name in info}
-    assert not [f for f in files if f.startswith(("calijack/serve", "bench", "tests"))]
+    assert not [f for f in files if f.startswith(("calijack/serve", "calijack/classsvc", "bench", "tests"))]
     assert "License-Expression: MIT" in metadata.splitlines()
     # The long description is PYPI.md (true for a wheel: no make targets), not the README.
     assert (ROOT / "PYPI.md").read_text(encoding="utf-8").strip() in metadata

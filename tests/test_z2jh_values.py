@@ -98,6 +98,17 @@ def test_the_values_say_what_make_hub_says(chart, hub_config):
     assert hub["Authenticator"]["admin_users"] == [] == list(config.Authenticator.admin_users)
     teacher = next(r for r in config.JupyterHub.load_roles if r["name"] == "teacher")
     assert merged["hub"]["loadRoles"]["teacher"]["scopes"] == teacher["scopes"]
+    user = next(r for r in config.JupyterHub.load_roles if r["name"] == "user")
+    assert merged["hub"]["loadRoles"]["user"]["scopes"] == user["scopes"]
+    assert hub["JupyterHub"]["custom_scopes"] == config.JupyterHub.custom_scopes
+    service = next(s for s in config.JupyterHub.services if s["name"] == "calijack-class")
+    ours_ = merged["hub"]["services"]["calijack-class"]
+    for name in ("display", "oauth_no_confirm", "oauth_client_allowed_scopes"):
+        assert ours_[name] == service[name], name
+    assert ours_["command"][:3] == ["python3", "-m", "calijack.classsvc"] == ["python3", *service["command"][1:3]]
+    port = int(ours_["url"].rsplit(":", 1)[1])
+    assert {"name": "calijack-class", "port": port, "targetPort": port} in merged["hub"]["service"]["extraPorts"]
+    assert singleuser["extraEnv"]["CALIJACK_CLASS_URL"] == config.Spawner.environment["CALIJACK_CLASS_URL"]
     assert merged["cull"]["enabled"] is True and merged["cull"]["timeout"] == settings.cull_timeout
     assert singleuser["memory"]["limit"] and singleuser["cpu"]["limit"]
     assert singleuser["storage"]["type"] == "none"
@@ -114,3 +125,15 @@ def test_the_image_recipe_matches_the_values():
     assert f'CMD ["python", "{start}"]' in recipe
     workdir = re.findall(r"^WORKDIR (\S+)$", recipe, re.M)[-1]
     assert (REPO / workdir.removeprefix("/srv/calijack/") / SANDBOX).is_file()
+
+
+def test_the_hub_image_recipe_copies_what_exists_and_holds_the_class_service():
+    """deploy/z2jh/Dockerfile.hub: the chart's hub image with calijack, for the class service the values run."""
+    recipe = (REPO / "deploy" / "z2jh" / "Dockerfile.hub").read_text(encoding="utf-8")
+    for source in re.findall(r"^COPY (\S+(?: \S+)*?) \S+$", recipe, re.M):
+        for path in source.split():
+            assert (REPO / path).exists(), f"Dockerfile.hub copies {path}, which does not exist"
+    assert "FROM quay.io/jupyterhub/k8s-hub:${HUB_TAG}" in recipe and "import calijack.classsvc.app" in recipe
+    assert ours()["hub"]["image"]["name"].endswith("/calijack-hub")
+    command = ours()["hub"]["services"]["calijack-class"]["command"]
+    assert command[1:3] == ["-m", "calijack.classsvc"] and (REPO / "calijack" / "classsvc" / "__main__.py").is_file()

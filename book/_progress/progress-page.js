@@ -224,7 +224,7 @@
     });
     var load = el("label", { className: "cj-action cj-load-progress" }, [say("load_progress", {}), input]);
     var all = button(say("reset_all", {}), "cj-reset-all cj-danger", function () {
-      confirm(say("confirm_all", {}), say("confirm_yes_reset", {}), function () {
+      confirm(say(store.syncing && store.syncing() ? "confirm_all_class" : "confirm_all", {}), say("confirm_yes_reset", {}), function () {
         if (store.resetAll()) tell(say("done_all", {}));
         else tell(say("not_kept", { note: store.status().note }));
       });
@@ -246,7 +246,7 @@
           download("calijack-progress-unreadable-" + today() + ".json", raw);
         }),
         button(say("reset_unreadable", {}), "cj-reset-all cj-danger", function () {
-          confirm(say("confirm_all", {}), say("confirm_yes_reset", {}), function () {
+          confirm(say(store.syncing && store.syncing() ? "confirm_all_class" : "confirm_all", {}), say("confirm_yes_reset", {}), function () {
             if (store.resetAll()) tell(say("done_all", {}));
           });
         })])]);

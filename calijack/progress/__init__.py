@@ -16,6 +16,8 @@ that says what the document holds, one job a module:
   (Pyodide) and the Voilà lessons; it receives these constants and the learner's sentences
   (:mod:`calijack.text_progress`) from :func:`script`, never a copy (:func:`page_script` adds
   ``progress-watch.js``, which remembers a book page's quick checks and puzzles);
+- :mod:`calijack.progress.merge`: two documents made one, nothing lost (:func:`merge`: the class
+  service of the hub merges what a learner's browsers send);
 - :mod:`calijack.progress.cli`: the command line.
 
 ``python -m calijack.progress check FILE`` checks a downloaded progress file;
@@ -47,8 +49,9 @@ from .document import (
     schema,
 )
 from .entries import deal_entry, game_entry, new_game_id
+from .merge import merge
 from .reader import ProgressError, SavedGame, read, read_deal, read_game
 
 __all__ = ["KEY", "FORMAT", "VERSION", "MAX_CHARS", "KEPT_DEALS", "KEPT_DRILLS", "DRILL_DAYS", "DRILL", "SECTIONS", "ProgressError", "SavedGame",
            "schema", "read", "empty", "read_game", "read_deal", "game_entry", "deal_entry", "new_game_id",
-           "config", "script", "page_script", "SCRIPT"]
+           "config", "script", "page_script", "SCRIPT", "merge"]

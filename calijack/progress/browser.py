@@ -20,6 +20,8 @@ from .document import DRILL_DAYS, FORMAT, KEPT_DEALS, KEPT_DRILLS, KEY, MAX_CHAR
 SCRIPT = Path(__file__).resolve().parents[1] / "widgets" / "progress.js"
 WATCH = SCRIPT.with_name("progress-watch.js")
 _CONFIG_MARK = "/*CONFIG*/ null"
+SYNC_SECONDS = 5
+"""On the class's hub, the page sends its progress to the class service at most once in this many seconds."""
 
 
 def config() -> dict:
@@ -27,7 +29,7 @@ def config() -> dict:
     the version that brought it and its empty value), the schema of every version it reads, the
     learner's sentences, and the practice stages' titles (the progress page groups the stars by them)."""
     return {"key": KEY, "format": FORMAT, "version": document.VERSION, "maxChars": MAX_CHARS, "keptDeals": KEPT_DEALS,
-            "keptDrills": KEPT_DRILLS, "drillDays": list(DRILL_DAYS),
+            "keptDrills": KEPT_DRILLS, "drillDays": list(DRILL_DAYS), "syncSeconds": SYNC_SECONDS,
             "sections": {name: {"since": s.since, "empty": s.empty} for name, s in SECTIONS.items()},
             "schemas": {str(v): schema(v) for v in range(1, document.VERSION + 1)},
             "texts": TEXTS, "stages": STAGE_TITLES, "opponents": opponent_labels()}

@@ -19,7 +19,7 @@
 // puzzleReveal(n), puzzlePick(n, right), saveGame(game), finishDeal(entry, game), today(), queueDrill(entry),
 // dueDrills(), drillAnswer(id, step), reset(section), resetAll(),
 // exportText(), rawText(), parse(text), replace(doc), say(key, fields), starsWords(n),
-// reviewRequest(), drillsRequest(), check(value, schema). A change fires the window event "calijack-progress"
+// reviewRequest(), drillsRequest(), check(value, schema), startSync(url), syncNow(), syncing(). A change fires the window event "calijack-progress"
 // (also when another tab of the same site changed the document). The book's pages add the
 // watch of their quick checks and puzzles (progress-watch.js, after this script).
 (function (root, CONFIG) {
@@ -271,12 +271,138 @@
     known = { text: text, doc: doc };
     setStatus("ok");
     notify();
+    schedulePush();
     return true;
   }
 
   function status() {
-    var note = state.status === "ok" ? "" : say("note_" + state.status);
-    return { status: state.status, reason: state.reason, note: note };
+    var note = state.status === "ok" ? (link.paused ? say("note_sync_paused") : "") : say("note_" + state.status);
+    return { status: state.status, reason: state.reason, note: note, syncing: !!link.url, paused: link.paused };
+  }
+
+  // -- syncing with the class service (on the class's JupyterHub only) ----------------------------
+  // The page is told the service's path on this site (startSync(url), from the lesson's table,
+  // which Python gives it when the hub set CALIJACK_CLASS_URL). A hidden frame opens the service's
+  // "sync" page: the hub signs the learner in to the service there (its OAuth, the hub's cookie),
+  // and that page's body holds the XSRF token every call carries. Who the learner is, the service
+  // learns from the hub, never from here. Each call sends the whole document; the service merges
+  // it with its copy (calijack.progress.merge) and answers the merge, which this browser keeps
+  // unless the learner changed something meanwhile (then the next call carries that too). At
+  // most one call each CONFIG.syncSeconds; a failed call pauses syncing (one line says so) until
+  // the next save. Nothing here blocks the page: progress is kept in this browser first.
+  var link = { url: null, xsrf: null, timer: null, busy: false, paused: false, last: 0, ready: null, again: false };
+
+  function call(method, body, keepalive) {
+    var headers = { "X-XSRFToken": link.xsrf };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    return root.fetch(link.url + "api/progress", { method: method, headers: headers, body: body,
+      credentials: "same-origin", cache: "no-store", keepalive: !!keepalive }).then(function (answer) {
+      if (!answer.ok) throw new Error(String(answer.status));
+      return answer.status === 204 ? null : answer.json();
+    });
+  }
+
+  function pause(paused) {
+    if (link.paused !== paused) { link.paused = paused; notify(); }
+  }
+
+  function push() {
+    link.timer = null;
+    if (!link.xsrf) return Promise.resolve();
+    if (link.busy) { link.again = true; return Promise.resolve(); }
+    var got = load();
+    if (got.unreadable) return Promise.resolve(); // never sent, never written over
+    var sent = JSON.stringify(got.doc);
+    link.busy = true;
+    link.last = Date.now();
+    return call("PUT", sent).then(function (answer) {
+      link.busy = false;
+      pause(false);
+      var now = load();
+      if (answer && answer.document && JSON.stringify(now.doc) === sent) {
+        var merged = JSON.stringify(answer.document);
+        if (merged !== sent) {
+          var checked = api.parse(merged);
+          if (checked.doc) api.replace(checked.doc);
+        }
+      } else {
+        link.again = true;
+      }
+      if (link.again) { link.again = false; schedulePush(); }
+    }, function () {
+      // Signed out of the service (it restarted, or the hub's sign-in ended) or out of reach:
+      // the next save opens the sync page again before it sends.
+      link.busy = false;
+      link.xsrf = null;
+      pause(true);
+    });
+  }
+
+  function schedulePush() {
+    if (!link.url || link.timer) return;
+    var wait = Math.max(0, link.last + CONFIG.syncSeconds * 1000 - Date.now());
+    link.timer = setTimeout(function () {
+      if (link.xsrf) push();
+      else connect();
+    }, wait);
+  }
+
+  // Open the service's sync page in a hidden frame; resolves when the first sync is over.
+  function connect() {
+    link.timer = null;
+    return new Promise(function (done) {
+      var doc = root.document;
+      var old = doc.getElementById("cj-class-sync");
+      if (old) old.remove();
+      var frame = doc.createElement("iframe");
+      frame.id = "cj-class-sync";
+      frame.hidden = true;
+      frame.tabIndex = -1;
+      frame.setAttribute("aria-hidden", "true");
+      frame.title = "";
+      frame.addEventListener("load", function () {
+        var token = null;
+        try { token = frame.contentDocument.body.dataset.xsrf || null; } catch (e) { token = null; }
+        link.xsrf = token;
+        if (!token) { pause(true); done(); return; }
+        push().then(done, done);
+      });
+      frame.src = link.url + "sync";
+      doc.body.appendChild(frame);
+    });
+  }
+
+  // Send now (not waiting for the next save's turn); resolves to true once the service holds
+  // what this browser holds, false if it could not be sent.
+  function syncNow() {
+    if (!link.url) return Promise.resolve(false);
+    if (link.timer) { clearTimeout(link.timer); link.timer = null; }
+    var wait = link.busy ? new Promise(function (next) {
+      var poll = setInterval(function () { if (!link.busy) { clearInterval(poll); next(); } }, 100);
+    }) : Promise.resolve();
+    return wait.then(function () { return link.xsrf ? push() : connect(); })
+      .then(function () { return !link.paused && !!link.xsrf; });
+  }
+
+  function startSync(url) {
+    if (link.ready) return link.ready;
+    // Only a path of this site: "/services/NAME/".
+    if (typeof url !== "string" || !/^\/[A-Za-z0-9._~\/-]*\/$/.test(url) || url.indexOf("//") >= 0 || !root.fetch) {
+      return Promise.resolve();
+    }
+    link.url = url;
+    link.ready = connect();
+    // Leaving the page with a call still waiting for its turn: it goes now (the browser finishes
+    // it after the page is gone; the body is far under keepalive's limit only for small
+    // documents, so a large one waits for the next visit).
+    root.addEventListener && root.addEventListener("pagehide", function () {
+      if (!link.timer || !link.xsrf) return;
+      clearTimeout(link.timer);
+      link.timer = null;
+      var got = load();
+      if (!got.unreadable) call("PUT", JSON.stringify(got.doc), true).catch(function () { /* next visit */ });
+    });
+    return link.ready;
   }
 
   // The clock. window.calijackClock is a TEST HOOK, not a setting: a test may set it to a
@@ -442,8 +568,13 @@
       try { if (store) store.removeItem(CONFIG.key); } catch (e) { /* blocked: nothing was kept */ }
       setStatus(store ? "ok" : "blocked");
       notify();
+      if (link.url && link.xsrf) call("DELETE").then(function () { pause(false); }, function () { pause(true); });
       return !!store;
     },
+    // On the class's hub: keep this browser's progress in step with the class service at `url`.
+    startSync: startSync,
+    syncNow: syncNow,
+    syncing: function () { return !!link.url; },
     // Replace the whole document with `doc` (a checked one: parse()'s), as Load progress does.
     replace: function (doc) {
       memory = null;

@@ -264,7 +264,7 @@ function render({ model, el }) {
   show();
   // Tell Python what the store holds: the unfinished game, and a deal the page was asked to
   // review (?review=ID). Python checks both before using them.
-  if (store) {
+  const tellStored = () => {
     const kept = store.read();
     const wanted = store.reviewRequest();
     const review = wanted === null ? null
@@ -275,10 +275,25 @@ function render({ model, el }) {
     // object, not None).
     model.send({ action: "stored", json: JSON.stringify({ game: kept.game, review, drills }) });
     showNote();
+  };
+  if (store) {
+    // On the class's hub, the server's copy is merged in first (seconds on a busy hub), so a
+    // game left on another device is offered here too.
+    const url = model.get("class_url");
+    if (url && store.startSync) {
+      let told = false;
+      const once = () => { if (!told) { told = true; tellStored(); } };
+      store.startSync(url).then(once, once);
+      setTimeout(once, 15000);  // a sync that hangs: the page goes on with what this browser holds
+      globalThis.addEventListener("calijack-progress", showNote);
+    } else {
+      tellStored();
+    }
   }
   return () => {
     for (const name of traits) model.off(`change:${name}`, schedule);
     model.off("msg:custom", onMessage);
+    globalThis.removeEventListener("calijack-progress", showNote);
   };
 }
 

@@ -19,6 +19,7 @@ Both files are package data: the same widget runs in JupyterLab, Voilà and Jupy
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Callable
 
@@ -26,6 +27,9 @@ import anywidget
 import traitlets
 
 from ..progress import MAX_CHARS, script
+
+CLASS_URL_ENV = "CALIJACK_CLASS_URL"
+"""The environment variable of a learner's server on the class's hub that names the class service's path."""
 
 __all__ = ["CardTable", "ACTIONS"]
 
@@ -71,6 +75,9 @@ class CardTable(anywidget.AnyWidget):
     busy = traitlets.Bool(False).tag(sync=True)
     status = traitlets.Dict({}).tag(sync=True)
     offer = traitlets.Dict({}).tag(sync=True)
+    class_url = traitlets.Unicode(os.environ.get(CLASS_URL_ENV, "")).tag(sync=True)
+    """On the class's hub, the class service's path on the hub's site (the hub's setting
+    :data:`CLASS_URL_ENV`): the page keeps the learner's progress in step with it. Empty elsewhere."""
 
     def __init__(self, on_action: Callable[[str, str | None], None],
                  on_bad: Callable[[str], None] | None = None,

@@ -61,6 +61,7 @@ class Settings:
     cull_every: int = 300  # seconds between the culler's rounds
     api_port: int = 0  # the hub's own API and the proxy's API: 127.0.0.1, a free port if 0
     proxy_api_port: int = 0
+    class_port: int = 0  # the class service (calijack.classsvc): 127.0.0.1, a free port if 0
 
     @property
     def network(self) -> bool:
@@ -215,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ssl_cert=str(Path(args.ssl_cert).resolve()) if args.ssl_cert else "",
         ssl_key=str(Path(args.ssl_key).resolve()) if args.ssl_key else "",
         cull_timeout=args.cull_timeout, cull_every=args.cull_every,
-        api_port=free_port(), proxy_api_port=free_port())
+        api_port=free_port(), proxy_api_port=free_port(), class_port=free_port())
     refused = settings.refusal()
     if refused:
         print(f"make hub: {refused}", file=sys.stderr)
@@ -237,7 +238,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{' (this machine only)' if not settings.network else ''}\n"
           f"  {len(learners)} learners from {settings.learners}; each sets a password at the first login.\n"
           f"  The teacher, {settings.teacher}: {settings.public_url}hub/admin\n"
-          f"  State (database, passwords, learners' folders): {state}\n"
+          f"  The class's progress, for the teacher: {settings.public_url}services/calijack-class/\n"
+          f"  State (database, passwords, learners' folders, the class's progress): {state}\n"
           "Press Ctrl-C to stop the hub and every learner's server.\n", flush=True)
     env = {**os.environ, **settings.to_env()}
     jupyterhub = [sys.executable, "-m", "jupyterhub", "-f", str(HERE / "jupyterhub_config.py")]

@@ -23,6 +23,7 @@ import pytest
 from playwright.sync_api import expect
 
 from calijack.serve import SANDBOX, free_port, stop_process_group
+from a11y_checks import assert_accessible, too_wide  # noqa: E402  (beside this file)
 from test_classroom import play_a_card, wait_for_sandbox, wait_until  # noqa: E402  (beside this file)
 
 REPO = Path(__file__).resolve().parents[2]
@@ -89,15 +90,19 @@ def start_hub(folder: Path, names: list[str], *options: str, timeout: float = 90
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory):
-    """A hub with the three learners of the class, two more for the bad-input test, and frank,
-    who never logs in."""
-    started = start_hub(tmp_path_factory.mktemp("hub"), [*LEARNERS, "dave", "erin", "frank"])
+    """A hub with the three learners of the class, two more for the bad-input test, frank,
+    who never logs in, and gwen, whose progress the class service keeps."""
+    started = start_hub(tmp_path_factory.mktemp("hub"), [*LEARNERS, "dave", "erin", "frank", "gwen"])
     yield started
     stop_process_group(started.process, timeout=30)
 
 
+_PASSWORDS: dict[str, str] = {}
+
+
 def password(name: str) -> str:
-    return f"{name}-{secrets.token_hex(4)}"
+    """``name``'s password, the same all through the module (a second login of one learner)."""
+    return _PASSWORDS.setdefault(name, f"{name}-{secrets.token_hex(4)}")
 
 
 def submit_login(page, hub: Hub, name: str, secret: str, next_url: str | None = None) -> int:
@@ -225,3 +230,68 @@ def test_the_culler_stops_an_idle_learners_server(tmp_path, new_page, page_guard
         assert page.evaluate("document.body.dataset.cjConnection") == "gone"
     finally:
         stop_process_group(hub.process, timeout=30)
+
+
+CLASS = "services/calijack-class/"
+
+
+def test_a_learners_progress_on_the_hub_reaches_the_teacher_and_follows_them(hub, new_page, page_guard):
+    """gwen answers a check and plays on the hub; the class service keeps it (through the hub's
+    sign-in, synced by the page); the teacher's page and CSV show it; gwen is refused the
+    teacher's page; in a new browser, her progress is back."""
+    from calijack.text_class import say
+    from calijack.text_progress import TEXTS
+
+    gwen = new_page()
+    assert submit_login(gwen, hub, "gwen", password("gwen")) == 302
+    wait_for_sandbox(gwen, timeout=180_000)
+    gwen.evaluate("calijackProgress.answerCheck('book/03_legal_play#1', true)")
+    play_a_card(gwen)  # the unfinished game is saved, and sent within a few seconds
+    gwen.wait_for_function("calijackProgress.read().game !== null")  # the page has kept the game
+    assert gwen.evaluate("calijackProgress.syncNow()") is True  # the service holds what the page holds
+
+    teacher = new_page()
+    assert submit_login(teacher, hub, TEACHER, password(TEACHER)) == 302
+    teacher.wait_for_url(hub.url + "hub/admin*")
+    # The teacher lands on the admin page, whose Services menu links to the class's page.
+    expect(teacher.locator(f"a.dropdown-item[href='/{CLASS}']")).to_have_count(1)
+    row = teacher.locator("tr", has=teacher.get_by_role("link", name="gwen", exact=True))
+
+    def shown() -> bool:
+        teacher.goto(hub.url + CLASS)
+        return row.count() == 1 and row.locator("[data-answered='1'][data-first='1']").count() == 1
+    wait_until(shown, 20, "the teacher's page did not show gwen's check")
+    expect(teacher.get_by_role("link", name=say("admin_link"))).to_be_visible()
+    for width, height in ((390, 844), (1280, 800)):
+        teacher.set_viewport_size({"width": width, "height": height})
+        assert_accessible(teacher, f"the class's page at {width} px")
+        assert too_wide(teacher) == [], width
+    table = teacher.request.get(hub.url + CLASS + "class.csv").text().splitlines()
+    assert table[1].startswith("gwen,1,1,"), table
+
+    # gwen is not the teacher: the page refuses her, in one sentence.
+    answer = gwen.goto(hub.url + CLASS)
+    assert answer.status == 403
+    expect(gwen.locator("[role=alert]")).to_have_text(say("not_teacher"))
+    take_expected_errors(page_guard, 403, "/" + CLASS)
+    # Her progress follows her: a new browser, the server's copy merged in as the lesson opens.
+    other = new_page()
+    assert submit_login(other, hub, "gwen", password("gwen")) == 302
+    try:
+        other.get_by_role("button", name=TEXTS["continue"]).click(timeout=120_000)  # her game, offered here
+    except Exception:  # noqa: BLE001 - what the page holds says why
+        held = other.evaluate("({status: calijackProgress.status(), game: calijackProgress.read().game !== null,"
+                              " checks: Object.keys(calijackProgress.read().checks)})")
+        pytest.fail(f"gwen's game was not offered in a new browser: {held}; the page says "
+                    f"{other.locator('body').inner_text()[:600]!r}", pytrace=False)
+    wait_for_sandbox(other, timeout=60_000)
+    assert int(other.locator(".cj-sandbox-table").get_attribute("data-plays")) >= 1
+    assert "book/03_legal_play#1" in other.evaluate("calijackProgress.read().checks")
+
+    # The teacher removes gwen's data from her page (a form the hub's XSRF check lets through).
+    teacher.goto(hub.url + CLASS + "learner/gwen")
+    teacher.once("dialog", lambda dialog: dialog.accept())
+    teacher.get_by_role("button", name=say("delete", name="gwen")).click()
+    expect(teacher.get_by_role("status")).to_have_text(say("deleted", name="gwen"))
+    teacher.goto(hub.url + CLASS)
+    assert row.count() == 0

@@ -1,0 +1,278 @@
+"""The class service's web side: tornado handlers behind JupyterHub's own authentication.
+
+Identity comes from the hub only: a page is reached through the hub's OAuth (``HubOAuth``: the
+hub's login, then a cookie of this service's own), an API call with that cookie and the
+page's XSRF token, or with a hub token (``Authorization: token …``). Nothing a page sends
+names the learner. Everyone the hub lets in (``access:services!service=calijack-class``) has
+their own document; the teacher's pages need the service's own scope, :data:`TEACHER_SCOPE`,
+which the hub's configuration grants to the teacher's role only.
+
+Routes, under the service's prefix (``/services/calijack-class/``):
+
+- ``api/progress``: GET, PUT (merged with the stored one; the merge comes back), DELETE the
+  caller's own document;
+- ``sync``: a small page the lesson pages load in a hidden frame (it gives them the XSRF token);
+- the teacher's: the class table (the prefix itself, ``?sort=…&order=…``), ``class.csv``,
+  ``learner/NAME`` (their last deals; ``learner/NAME/deal/N.json`` a deal's record),
+  ``learner/NAME/delete`` (POST: remove their document).
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import re
+import secrets
+from pathlib import Path
+
+from jupyterhub.services.auth import HubOAuth, HubOAuthCallbackHandler, HubOAuthenticated
+from tornado import web
+
+from ..progress import MAX_CHARS, ProgressError
+from ..progress.reader import read
+from ..text_class import say
+from .summary import CSV_HEADER, row
+
+NAME = "calijack-class"
+"""The service's name on the hub (its URL is ``/services/calijack-class/``)."""
+TEACHER_SCOPE = f"custom:{NAME}:teacher"
+"""The scope of the teacher's pages: granted to the teacher's role only."""
+_LEARNER = re.compile(r"[a-z0-9][a-z0-9._-]{0,39}")
+_SORTS = ("learner", "checks", "stars", "deals", "queue", "active")
+
+
+class Base(HubOAuthenticated, web.RequestHandler):
+    """What every handler shares: the store, one-sentence refusals, the teacher check."""
+
+    @property
+    def store(self):
+        return self.settings["calijack_store"]
+
+    @property
+    def hub_auth(self):
+        """The hub's authentication: the application's own if it was given one, else the
+        service's (from the hub's ``JUPYTERHUB_*`` variables)."""
+        given = self.settings.get("calijack_hub_auth")
+        return given if given is not None else HubOAuth.instance()
+
+    def write_error(self, status_code, **kwargs):
+        reason = getattr(kwargs.get("exc_info", (None, None))[1], "log_message", None)
+        if status_code in (401, 403) and not reason:
+            reason = say("not_signed_in") if not self.current_user else say("not_teacher")
+        reason = reason or self._reason
+        if self.request.path.startswith(self.settings["calijack_prefix"] + "api/"):
+            self.set_header("Content-Type", "application/json")
+            self.finish(json.dumps({"error": reason}))
+        else:
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.finish(_page(str(status_code), f"<p role='alert'>{html.escape(reason)}</p>"))
+
+    def learner(self) -> str:
+        """The caller's hub name (the hub's word, never the page's)."""
+        user = self.current_user
+        if not user or user.get("kind") != "user":
+            raise web.HTTPError(403, say("not_yours"))
+        return user["name"]
+
+    def teacher(self) -> None:
+        if TEACHER_SCOPE not in set((self.current_user or {}).get("scopes", ())):
+            raise web.HTTPError(403, say("not_teacher"))
+
+
+class ProgressHandler(Base):
+    """The caller's own document."""
+
+    @web.authenticated
+    def get(self):
+        kept = self.store.get(self.learner())
+        self.write({"document": kept[0] if kept else None})
+
+    @web.authenticated
+    def put(self):
+        learner = self.learner()
+        body = self.request.body
+        if len(body) > MAX_CHARS:
+            raise web.HTTPError(400, say("too_big", limit=f"{MAX_CHARS:,}"))
+        if not body.strip():
+            raise web.HTTPError(400, say("no_body"))
+        try:
+            merged = self.store.put(learner, body)
+        except ProgressError as error:
+            raise web.HTTPError(400, say("bad_document", reason=str(error))) from None
+        self.write({"document": merged})
+
+    @web.authenticated
+    def delete(self):
+        self.store.delete(self.learner())
+        self.set_status(204)
+
+
+class SyncFrame(Base):
+    """The hidden frame of the lesson pages: the hub's sign-in happens here, and the page reads
+    the XSRF token its calls carry from this frame's body."""
+
+    @web.authenticated
+    def get(self):
+        self.learner()
+        self.write(_page("sync", "", body_data={"xsrf": self.xsrf_token.decode()}))
+
+
+class ClassPage(Base):
+    @web.authenticated
+    def get(self):
+        self.teacher()
+        sort = self.get_argument("sort", "learner")
+        sort = sort if sort in _SORTS else "learner"
+        order = "desc" if self.get_argument("order", "") == "desc" else "asc"
+        rows = [row(name, doc, when) for name, doc, when in self.store.all()]
+        keys = {"learner": lambda r: r.learner, "checks": lambda r: (r.answered, r.first),
+                "stars": lambda r: r.stars, "deals": lambda r: r.deals,
+                "queue": lambda r: (r.due, r.queued), "active": lambda r: r.active}
+        rows.sort(key=keys[sort], reverse=order == "desc")
+        self.write(_class_page(self.settings["calijack_prefix"], self.settings["calijack_hub"], rows, sort, order))
+
+
+class CsvHandler(Base):
+    @web.authenticated
+    def get(self):
+        self.teacher()
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(CSV_HEADER)
+        for name, doc, when in self.store.all():
+            writer.writerow(row(name, doc, when).csv())
+        self.set_header("Content-Type", "text/csv; charset=utf-8")
+        self.set_header("Content-Disposition", 'attachment; filename="class.csv"')
+        self.write(out.getvalue())
+
+
+def _named(handler: Base, name: str) -> tuple[dict, object]:
+    handler.teacher()
+    if not _LEARNER.fullmatch(name):
+        raise web.HTTPError(404, say("bad_name"))
+    kept = handler.store.get(name)
+    if kept is None:
+        raise web.HTTPError(404, say("no_learner", name=name))
+    return kept
+
+
+class LearnerPage(Base):
+    @web.authenticated
+    def get(self, name):
+        doc, when = _named(self, name)
+        self.write(_learner_page(self.settings["calijack_prefix"], name, doc, self.xsrf_token.decode()))
+
+
+class DealRecord(Base):
+    @web.authenticated
+    def get(self, name, number):
+        doc, _ = _named(self, name)
+        deals = doc["deals"][::-1]
+        index = int(number) - 1
+        if not 0 <= index < len(deals):
+            raise web.HTTPError(404, say("learner_none"))
+        self.set_header("Content-Type", "application/json")
+        self.set_header("Content-Disposition", f'attachment; filename="{name}-deal-{number}.json"')
+        self.write(json.dumps(deals[index]["record"], indent=1))
+
+
+class DeleteLearner(Base):
+    @web.authenticated
+    def post(self, name):
+        _named(self, name)
+        self.store.delete(name)
+        self.write(_page(say("deleted", name=name), f"<p role='status'>{html.escape(say('deleted', name=name))}</p>"
+                         f"<p><a href='{self.settings['calijack_prefix']}'>{html.escape(say('learner_back'))}</a></p>"))
+
+
+def make_app(store, prefix: str, hub_url: str = "/hub/", hub_auth=None) -> web.Application:
+    """The service's application at ``prefix`` (ends with "/"), keeping documents in ``store``;
+    ``hub_auth`` a :class:`HubOAuth` (by default the one the hub's variables describe)."""
+    p = re.escape(prefix)
+    name = r"([^/]{1,80})"
+    return web.Application([
+        (p, ClassPage),
+        (p + r"api/progress", ProgressHandler),
+        (p + r"sync", SyncFrame),
+        (p + r"class\.csv", CsvHandler),
+        (p + rf"learner/{name}", LearnerPage),
+        (p + rf"learner/{name}/deal/([0-9]{{1,3}})\.json", DealRecord),
+        (p + rf"learner/{name}/delete", DeleteLearner),
+        (p + r"oauth_callback", HubOAuthCallbackHandler),
+    ], calijack_store=store, calijack_prefix=prefix, calijack_hub=hub_url, calijack_hub_auth=hub_auth,
+        cookie_secret=secrets.token_bytes(32))  # a restart signs in again, through the hub
+
+
+# -- the pages ------------------------------------------------------------------------------------
+
+# The pages' one stylesheet, a file of its own (the package keeps no stylesheet in a Python string).
+_STYLE = (Path(__file__).with_name("pages.css")).read_text(encoding="utf-8")
+
+
+def _page(title: str, body: str, body_data: dict | None = None) -> str:
+    data = "".join(f' data-{k}="{html.escape(v)}"' for k, v in (body_data or {}).items())
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>"
+            f"<body{data}><main>{body}</main></body></html>")
+
+
+def _list(items: list[str]) -> str:
+    if not items:
+        return html.escape(say("nothing"))
+    return "<ul>" + "".join(f"<li>{html.escape(i)}</li>" for i in items) + "</ul>"
+
+
+def _class_page(prefix: str, hub: str, rows, sort: str, order: str) -> str:
+    e = html.escape
+    heads = [("learner", "col_learner"), ("checks", "col_checks"), ("stars", "col_stars"),
+             ("deals", "col_deals"), ("queue", "col_queue"), ("active", "col_active")]
+    ths = []
+    for key, text in heads:
+        now = key == sort
+        flip = "desc" if now and order == "asc" else "asc"
+        aria = f" aria-sort='{'ascending' if order == 'asc' else 'descending'}'" if now else ""
+        ths.append(f"<th scope='col'{aria}><a href='{e(prefix)}?sort={key}&amp;order={flip}'>{e(say(text))}</a></th>")
+    body = []
+    for r in rows:
+        chapters = [say("chapter_cell", chapter=c, answered=a, first=f) for c, (a, f) in r.chapters.items()]
+        levels = [say("deals_cell", level=lvl, deals=n, mean=f"{mean:.2f}") for lvl, (n, mean) in r.levels.items()]
+        body.append(
+            "<tr>"
+            f"<th scope='row'><a href='{e(prefix)}learner/{e(r.learner)}'>{e(r.learner)}</a></th>"
+            f"<td data-answered='{r.answered}' data-first='{r.first}'>"
+            f"{e(say('checks_cell', answered=r.answered, first=r.first))}{_list(chapters) if chapters else ''}</td>"
+            f"<td data-stars='{r.stars}'>{r.stars}</td>"
+            f"<td data-deals='{r.deals}'>{_list(levels)}</td>"
+            f"<td data-queued='{r.queued}' data-due='{r.due}'>{e(say('queue_cell', queued=r.queued, due=r.due))}</td>"
+            f"<td>{e(r.active.strftime('%Y-%m-%d %H:%M'))}</td></tr>")
+    table = (f"<div class='wrap' role='region' aria-labelledby='cj-caption' tabindex='0'><table>"
+             f"<caption id='cj-caption'>{e(say('intro'))}</caption><thead><tr>{''.join(ths)}</tr></thead>"
+             f"<tbody>{''.join(body)}</tbody></table></div>") if rows else f"<p>{e(say('none_yet'))}</p>"
+    nav = (f"<nav aria-label='{e(say('title'))}'><a href='{e(hub)}admin'>{e(say('admin_link'))}</a>"
+           f"<a href='{e(prefix)}class.csv' download>{e(say('csv_link'))}</a></nav>")
+    return _page(say("title"), f"<h1>{e(say('title'))}</h1>{nav}{table}")
+
+
+def _learner_page(prefix: str, name: str, doc: dict, xsrf: str) -> str:
+    e = html.escape
+    from ..progress import opponent_labels
+
+    labels = opponent_labels()
+    items = []
+    for number, deal in enumerate(doc["deals"][::-1][:20], start=1):
+        you = deal["points"][deal["seat"]]
+        line = say("learner_deal", when=deal["when"].replace("T", " ")[:16], level=labels.get(deal["opponent"], deal["opponent"]),
+                   you=you, them=sum(deal["points"]) - you)
+        items.append(f"<li>{e(line)} <a href='{e(prefix)}learner/{e(name)}/deal/{number}.json' download>"
+                     f"{e(say('learner_record'))}</a></li>")
+    deals = f"<ol>{''.join(items)}</ol>" if items else f"<p>{e(say('learner_none'))}</p>"
+    form = (f"<form method='post' action='{e(prefix)}learner/{e(name)}/delete' "
+            f"onsubmit=\"return confirm(this.dataset.confirm)\" data-confirm='{e(say('delete_confirm', name=name))}'>"
+            f"<input type='hidden' name='_xsrf' value='{e(xsrf)}'>"
+            f"<button type='submit'>{e(say('delete', name=name))}</button></form>")
+    return _page(say("learner_title", name=name),
+                 f"<nav><a href='{e(prefix)}'>{e(say('learner_back'))}</a></nav>"
+                 f"<h1>{e(say('learner_title', name=name))}</h1><h2>{e(say('learner_deals'))}</h2>{deals}{form}")

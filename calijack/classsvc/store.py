@@ -1,0 +1,92 @@
+"""Where the class service keeps each learner's progress document: a database, through SQLAlchemy.
+
+One row a learner: their hub name, their document (JSON text, as the book's reader reads it)
+and when it last changed. SQLite in the hub's state folder by default; any SQLAlchemy URL
+(PostgreSQL on Kubernetes) by configuration. A write merges with what is kept
+(:func:`calijack.progress.merge`) inside one transaction that holds the learner's row, so two
+writes at the same moment are both kept and nothing is half-written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from sqlalchemy import DateTime, String, Text, create_engine, event, select
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from ..progress import merge, read
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Kept(Base):
+    """One learner's progress document."""
+
+    __tablename__ = "calijack_progress"
+    learner: Mapped[str] = mapped_column(String(64), primary_key=True)
+    document: Mapped[str] = mapped_column(Text)
+    updated: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None, microsecond=0)
+
+
+class Store:
+    """The learners' documents in the database at ``url`` (created if it has no table yet)."""
+
+    def __init__(self, url: str) -> None:
+        self.engine = create_engine(url)
+        if self.engine.dialect.name == "sqlite":
+            # One writer at a time, from the start of the transaction: a read-merge-write is whole.
+            @event.listens_for(self.engine, "connect")
+            def _no_autobegin(connection, _record):
+                connection.isolation_level = None
+
+            @event.listens_for(self.engine, "begin")
+            def _begin_immediate(connection):
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+        Base.metadata.create_all(self.engine)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def get(self, learner: str) -> tuple[dict, dt.datetime] | None:
+        """The learner's document and when it changed, or None."""
+        with self.sessions() as session:
+            row = session.get(Kept, learner)
+            return None if row is None else (json.loads(row.document), row.updated)
+
+    def put(self, learner: str, document) -> dict:
+        """Merge ``document`` (checked by the reader first: :class:`~calijack.progress.ProgressError`
+        if it cannot be read, and nothing changes) into the learner's; returns the merge."""
+        incoming = read(document)
+        with self.sessions() as session, session.begin():
+            row = session.execute(select(Kept).where(Kept.learner == learner).with_for_update()).scalar_one_or_none()
+            merged = incoming if row is None else merge(json.loads(row.document), incoming)
+            text = json.dumps(merged, separators=(",", ":"))
+            if row is None:
+                session.add(Kept(learner=learner, document=text, updated=_now()))
+            elif text != row.document:
+                row.document, row.updated = text, _now()
+        return merged
+
+    def delete(self, learner: str) -> bool:
+        """Remove the learner's document; False if there was none."""
+        with self.sessions() as session, session.begin():
+            row = session.get(Kept, learner)
+            if row is None:
+                return False
+            session.delete(row)
+            return True
+
+    def all(self) -> list[tuple[str, dict, dt.datetime]]:
+        """Every learner's (name, document, when it changed), by name."""
+        with self.sessions() as session:
+            rows = session.execute(select(Kept).order_by(Kept.learner)).scalars()
+            return [(r.learner, json.loads(r.document), r.updated) for r in rows]
+
+    def close(self) -> None:
+        self.engine.dispose()

@@ -1,0 +1,219 @@
+"""The class service (``calijack.classsvc``): its handlers with a real database (SQLite in a
+temporary folder), the hub's authentication replaced only where it asks the hub who a token
+belongs to (``HubOAuth.get_user``). Learners keep their own document; only the teacher's scope
+reaches the class; bad input gets one sentence and changes nothing."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import html
+import io
+import json
+import threading
+
+from jupyterhub.services.auth import HubOAuth
+from tornado.testing import AsyncHTTPTestCase
+
+from calijack import progress
+from calijack.classsvc import db_url
+from calijack.classsvc.app import NAME, TEACHER_SCOPE, make_app
+from calijack.classsvc.store import Store
+from calijack.text_class import say
+from test_progress import DRILLS, SESSIONS, _deal  # noqa: E402  (beside this file)
+
+PREFIX = f"/services/{NAME}/"
+ACCESS = f"access:services!service={NAME}"
+USERS = {  # token -> the hub's model of its owner
+    "ann-token": {"kind": "user", "name": "ann", "scopes": [ACCESS]},
+    "bo-token": {"kind": "user", "name": "bo", "scopes": [ACCESS]},
+    "teacher-token": {"kind": "user", "name": "teacher", "scopes": [ACCESS, TEACHER_SCOPE]},
+    "outsider-token": {"kind": "user", "name": "eve", "scopes": []},  # no access to the service
+    "service-token": {"kind": "service", "name": "other", "scopes": [ACCESS]},
+}
+
+
+class FakeHub(HubOAuth):
+    """HubOAuth, but the hub's answer to "whose token is this?" comes from :data:`USERS`."""
+
+    def get_user(self, handler, *, sync=True):
+        header = handler.request.headers.get("Authorization", "")
+        model = USERS.get(header.removeprefix("token "))
+        return copy.deepcopy(model)
+
+
+def document(checks=(), deals=(), drills=(), stars=None):
+    doc = progress.empty()
+    for key, first in checks:
+        doc["checks"][key] = {"first": first, "solved": True}
+    for number, session in enumerate(deals, start=1):
+        entry = _deal(session, f"2026-12-01T10:0{number}:00Z", number)
+        doc["deals"].append(entry)
+        totals = doc["opponents"].setdefault("casual", dict.fromkeys(("deals", "for", "against", "won", "lost"), 0))
+        mine = entry["points"][entry["seat"]]
+        totals["deals"] += 1
+        totals["for"] += mine
+        totals["against"] += sum(entry["points"]) - mine
+    doc["drills"] = [dict(d, step=0, due="2000-01-01") for d in drills]
+    if stars is not None:
+        doc["puzzles"]["7"] = {"best": stars, "tries": 0, "hint": False}
+    return doc
+
+
+class ServiceTest(AsyncHTTPTestCase):
+    def setUp(self):
+        import tempfile
+
+        self.folder = tempfile.TemporaryDirectory()
+        self.store = Store(f"sqlite:///{self.folder.name}/class.sqlite")
+        super().setUp()
+
+    def tearDown(self):
+        super().tearDown()
+        self.store.close()
+        self.folder.cleanup()
+
+    def get_app(self):
+        hub = FakeHub(api_token="not-used", api_url="http://127.0.0.1:9/hub/api", access_scopes={ACCESS},
+                      base_url=PREFIX, oauth_client_id=f"service-{NAME}", hub_prefix="/hub/",
+                      oauth_redirect_uri=f"http://127.0.0.1{PREFIX}oauth_callback")
+        return make_app(self.store, PREFIX, hub_auth=hub)
+
+    def call(self, method, path, token=None, body=None):
+        headers = {"Authorization": f"token {token}"} if token else {}
+        answer = self.fetch(PREFIX + path, method=method, headers=headers, body=body, follow_redirects=False,
+                            allow_nonstandard_methods=True)
+        return answer.code, answer.body.decode()
+
+    def put(self, token, doc):
+        return self.call("PUT", "api/progress", token, doc if isinstance(doc, str) else json.dumps(doc))
+
+    def test_a_learner_writes_and_reads_their_own_and_a_write_merges(self):
+        assert json.loads(self.call("GET", "api/progress", "ann-token")[1]) == {"document": None}
+        laptop = document(checks=[("book/03_legal_play#1", True)], stars=1)
+        phone = document(checks=[("book/04_drawing#2", False)], deals=[SESSIONS[0]], stars=3)
+        assert self.put("ann-token", laptop)[0] == 200
+        status, body = self.put("ann-token", phone)
+        merged = json.loads(body)["document"]
+        assert status == 200 and merged == progress.merge(laptop, phone)
+        assert json.loads(self.call("GET", "api/progress", "ann-token")[1])["document"] == merged
+        assert merged["puzzles"]["7"]["best"] == 3 and len(merged["checks"]) == 2
+        # bo sees nothing of ann's
+        assert json.loads(self.call("GET", "api/progress", "bo-token")[1]) == {"document": None}
+        # Reset: ann's copy goes
+        assert self.call("DELETE", "api/progress", "ann-token")[0] == 204
+        assert self.store.get("ann") is None
+
+    def test_bad_input_gets_one_sentence_and_changes_nothing(self):
+        kept = document(checks=[("book/03_legal_play#1", True)])
+        self.put("ann-token", kept)
+        before = self.store.get("ann")
+        too_new = dict(kept, version=progress.VERSION + 1)
+        bad_schema = dict(kept, checks={"book/03#1": {"first": "yes", "solved": True}})
+        for body in ("", "{", "[1, 2]", json.dumps(too_new), json.dumps(bad_schema),
+                     "x" * (progress.MAX_CHARS + 1), json.dumps({"format": "calijack-progress", "version": 2})):
+            status, answer = self.put("ann-token", body)
+            error = json.loads(answer)["error"]
+            assert status == 400, (body[:40], status)
+            assert error.count(".") >= 1 and "\n" not in error and "Traceback" not in error, error
+        assert "newer version" in json.loads(self.put("ann-token", too_new)[1])["error"]
+        assert self.store.get("ann") == before
+
+    def test_no_token_another_learners_token_and_a_service_are_refused(self):
+        doc = document(checks=[("book/03_legal_play#1", True)])
+        assert self.put(None, doc)[0] == 403  # no token: a write is refused, not redirected
+        assert self.call("GET", "api/progress")[0] == 302  # a read is sent to the hub's sign-in
+        assert self.put("outsider-token", doc)[0] == 403  # not granted the service
+        assert self.put("service-token", doc)[0] == 403
+        assert json.loads(self.put("service-token", doc)[1])["error"] == say("not_yours")
+        # The URL names nobody: bo's token writes bo's document, whatever the body holds.
+        self.put("bo-token", doc)
+        assert self.store.get("ann") is None and self.store.get("bo")[0] == doc
+        for path in ("api/progress/ann", "api/learners/ann"):
+            assert self.call("PUT", path, "bo-token", json.dumps(doc))[0] == 404
+        assert self.store.get("ann") is None
+
+    def test_only_the_teacher_reaches_the_class(self):
+        self.put("ann-token", document(checks=[("book/03_legal_play#1", True), ("book/03_legal_play#2", False)],
+                                       deals=[SESSIONS[0], SESSIONS[1]], drills=DRILLS[:1], stars=2))
+        self.put("bo-token", document())
+        for path in ("", "class.csv", "learner/ann", "learner/ann/deal/1.json"):
+            status, body = self.call("GET", path, "ann-token")
+            assert status == 403 and say("not_teacher") in html.unescape(body), path
+            assert self.call("GET", path, "teacher-token")[0] == 200, path
+        status, page = self.call("GET", "", "teacher-token")
+        assert page.count("<tr>") == 3  # the heading and two learners
+        assert "data-answered='2' data-first='1'" in page and "data-queued='1' data-due='1'" in page
+        rows = list(csv.reader(io.StringIO(self.call("GET", "class.csv", "teacher-token")[1])))
+        assert [r[0] for r in rows[1:]] == ["ann", "bo"]
+        ann = dict(zip(rows[0], rows[1]))
+        points = sum(d["points"][d["seat"]] for d in self.store.get("ann")[0]["deals"])
+        assert (ann["checks answered"], ann["checks right at the first try"], ann["puzzle stars"]) == ("2", "1", "2")
+        assert ann["deals finished"] == "2" and f"Casual: 2 deals, {points / 2:.2f} a deal" in ann[
+            "deals per level (mean points a deal)"]
+        assert (ann["mistakes queued"], ann["mistakes due today"]) == ("1", "1")
+        # sorted by deals, most first
+        status, page = self.call("GET", "?sort=deals&order=desc", "teacher-token")
+        assert page.index(">ann</a>") < page.index(">bo</a>") and "aria-sort='descending'" in page
+        status, page = self.call("GET", "?sort=deals&order=asc", "teacher-token")
+        assert page.index(">bo</a>") < page.index(">ann</a>")
+
+    def test_the_teacher_removes_one_learners_data_and_nobody_else_can(self):
+        self.put("ann-token", document(checks=[("book/03_legal_play#1", True)]))
+        self.put("bo-token", document())
+        assert self.call("POST", "learner/ann/delete", "bo-token", "")[0] == 403
+        assert self.store.get("ann") is not None
+        assert self.call("POST", "learner/ann/delete", "teacher-token", "")[0] == 200
+        assert self.store.get("ann") is None and self.store.get("bo") is not None
+        status, body = self.call("GET", "learner/ann", "teacher-token")
+        assert status == 404 and say("no_learner", name="ann") in html.unescape(body)
+        assert self.call("GET", "learner/%3Cscript%3E", "teacher-token")[0] == 404
+
+
+def test_two_writes_at_the_same_moment_are_both_kept(tmp_path):
+    url = f"sqlite:///{tmp_path}/class.sqlite"
+    Store(url).close()
+    docs = [document(checks=[(f"book/03_legal_play#{i}", True)]) for i in range(1, 9)]
+    stores = [Store(url) for _ in docs]  # one connection each, as separate processes would have
+    threads = [threading.Thread(target=s.put, args=("ann", d)) for s, d in zip(stores, docs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    kept = stores[0].get("ann")[0]
+    assert sorted(kept["checks"]) == sorted(k for d in docs for k in d["checks"])
+    for s in stores:
+        s.close()
+
+
+def test_the_database_is_sqlite_in_the_working_folder_unless_configured(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert db_url(env={}) == f"sqlite:///{tmp_path / 'calijack-class.sqlite'}"
+    assert db_url(env={"CALIJACK_CLASS_DB": "postgresql://db/class"}) == "postgresql://db/class"
+    assert db_url("sqlite:///x.sqlite", env={"CALIJACK_CLASS_DB": "y"}) == "sqlite:///x.sqlite"
+
+
+def test_the_benchmark_runs_at_a_tiny_size():
+    """bench/classsvc.py (the full sizes are its business): every write kept, none failed."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "classsvc.py"
+    spec = importlib.util.spec_from_file_location("bench_classsvc", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    report = bench.run(2, 2, None, SESSIONS)
+    assert report["writes"] == 4 and report["failures"] == 0 and report["db_bytes_per_learner"] > 0
+    assert report["write_ms_p95"] >= report["write_ms_p50"] > 0
+
+
+def test_what_is_kept_outlives_the_service(tmp_path):
+    """The service stopped and started again (the hub restarted): every document is still there."""
+    url = f"sqlite:///{tmp_path}/class.sqlite"
+    first = Store(url)
+    doc = document(checks=[("book/03_legal_play#1", True)], deals=[SESSIONS[0]], drills=DRILLS[:1], stars=3)
+    first.put("ann", doc)
+    first.close()
+    again = Store(url)
+    assert again.get("ann")[0] == doc and [name for name, _, _ in again.all()] == ["ann"]
+    again.close()
