@@ -2,8 +2,9 @@
 
 Set up by ``calijack_live`` (``app.setup_extension``). What it adds, from ``book/_offline``:
 
-- **Every page** gets ``calijack-offline.js`` (deferred; see its header): once the page has
-  loaded, it registers the service worker through Workbox's window library, tells the reader
+- **Every page** gets ``calijack-offline.js``, started once the page is idle or at the reader's
+  first touch (``calijack_idle``; see the script's header): it registers the book's service
+  worker through Workbox's window library (loaded then), tells the reader
   in one line when a new version is ready (and reloads into it on request), and says so when
   offline reading is off. Each page also links the web app manifest.
 - **After the build** (:func:`build_offline`, also used on its own by the tests on a small
@@ -36,7 +37,8 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-from site_trim import MAP_COMMENT  # book/_ext is on sys.path (Jupyter Book's local_extensions)
+from calijack_idle import add_idle_script  # book/_ext is on sys.path (Jupyter Book's local_extensions)
+from site_trim import MAP_COMMENT
 
 LOGGER = logging.getLogger(__name__)
 OFFLINE = Path(__file__).resolve().parent.parent / "_offline"
@@ -64,8 +66,7 @@ def _page(app: Sphinx, pagename: str, templatename: str, context: dict, doctree)
     def rel(path: str) -> str:
         return context["pathto"](path, 1)
 
-    app.add_js_file(SCRIPT, loading_method="defer", **{"data-sw": rel(WORKER),
-                                                       "data-workbox-window": rel("_static/" + WORKBOX_WINDOW)})
+    add_idle_script(app, SCRIPT, **{"data-sw": rel(WORKER), "data-workbox-window": rel("_static/" + WORKBOX_WINDOW)})
     context["metatags"] = context.get("metatags", "") + (
         f'\n<link rel="manifest" href="{rel(MANIFEST)}" />'
         f'\n<meta name="theme-color" content="{THEME_COLOR}" />'
@@ -180,6 +181,7 @@ def _build_finished(app: Sphinx, exception: Exception | None) -> None:
 
 def setup(app: Sphinx) -> dict:
     """Register the extension."""
+    app.setup_extension("calijack_idle")
     app.connect("config-inited", _add_static)
     app.connect("html-page-context", _page)
     # After calijack_live's copy of the live site and calijack_speed's trims (priority 900).
