@@ -8,8 +8,9 @@
 // still names it, with its data-… attributes).
 //
 // Nothing is lost meanwhile: a click or an opened answer ("toggle") before the progress
-// script runs is kept in window.calijackEarly, and the script's watch (calijack/widgets/
-// progress-watch.js) takes them in order when it starts.
+// script runs is kept in window.calijackEarly (with an answer's verdict, right or not, as
+// drawn), and the script's watch (calijack/widgets/progress-watch.js) takes them in order when
+// it starts.
 (function () {
   "use strict";
   var HELD = 'script[type="text/x-calijack-idle"]';
@@ -17,7 +18,25 @@
   var early = window.calijackEarly = [];
   var started = false;
   var keep = function (event) {
-    if (window.calijackEarly === early) early.push({ type: event.type, target: event.target });
+    if (window.calijackEarly !== early) return;
+    var record = { type: event.type, target: event.target };
+    early.push(record);
+    // A quick check's or puzzle's answer: its verdict, read as it is drawn a moment later (a
+    // next answer would replace it before the progress script could read it).
+    var target = event.target;
+    var button = event.type === "click" && target && target.closest && target.closest(".cj-quiz-control button");
+    var question = button && button.closest(".cj-quiz-question");
+    if (!question) return;
+    var index = Array.prototype.indexOf.call(button.closest(".cj-quiz-control").querySelectorAll("button"), button);
+    var look = function () {
+      var shown = question.querySelector('.cj-frame[data-frame="' + index + '"] .cj-quiz-feedback');
+      if (shown) record.right = shown.getAttribute("data-right") === "true";
+      return !!shown;
+    };
+    if (look()) return;
+    var watcher = new MutationObserver(function () { if (look()) watcher.disconnect(); });
+    watcher.observe(question, { childList: true, subtree: true });
+    setTimeout(function () { watcher.disconnect(); }, 10000);
   };
   document.addEventListener("click", keep, true);
   document.addEventListener("toggle", keep, true);

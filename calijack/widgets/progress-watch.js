@@ -66,7 +66,9 @@
 
   // The answer's feedback (right or not) once its frame is drawn: a Stack draws only the frame
   // chosen, a moment after the click.
-  function whenShown(question, index, then) {
+  // ``known``: the verdict already read (an answer given before this script started).
+  function whenShown(question, index, then, known) {
+    if (typeof known === "boolean") { then(known); return; }
     var selector = '.cj-frame[data-frame="' + index + '"] .cj-quiz-feedback';
     var found = function () {
       var feedback = question.querySelector(selector);
@@ -106,7 +108,7 @@
             api.answerCheck(id, right);
           }
           showMarks(doc, page);
-        });
+        }, event.right);
         return;
       } else {
         return;
