@@ -23,6 +23,7 @@ from live_network import SentLog  # noqa: E402  (bench/: the link paced at the s
 SANDBOX = "notebooks/07_sandbox.html"
 CHAPTER = "book/03_legal_play.html"
 OTHER_CHAPTER = "book/05_scoring.html"
+GRACE_S = 0.5
 FIRST_VISIT_S = 15  # issue 34: "after a first visit of 15 s on Fast 4G, the book opens offline"
 
 
@@ -40,7 +41,8 @@ def test_play_live_on_a_first_visit_comes_before_the_books_store(browser, page_g
     try:
         with running(logged(make_app(BOOK_HTML), log)) as url:
             page.goto(url + SANDBOX, wait_until="domcontentloaded")
-            page.locator(".cj-live-button").click()  # at once, before the page is idle
+            page.locator(".cj-live-button").click()  # at once: the page may not be idle yet
+            pressed = time.monotonic()
             expect(page.locator(".cj-live-status")).to_contain_text("Live:", timeout=START_MS)
             ready = time.monotonic()
             page.wait_for_function(CONTROLLED, timeout=120_000)  # then the book is stored
@@ -53,8 +55,11 @@ def test_play_live_on_a_first_visit_comes_before_the_books_store(browser, page_g
     assert live, "the live start fetched nothing from lite/"
     assert len(store) >= 20, f"the book was not stored: {store}"
     last_live = max(live)
-    early = [path for t, path in store if t < last_live[0]]
-    assert not early, f"the book's store asked for {early[:5]} before the live start's {last_live[1]}"
+    # Once "Play live" is pressed, the store waits (the worker hears it within GRACE_S; the few
+    # files it had asked for before then come in).
+    early = [path for t, path in store if pressed + GRACE_S < t < last_live[0]]
+    assert not early, f"the book's store asked for {early[:5]} during the live start (before {last_live[1]})"
+    assert [path for t, path in store if t > last_live[0]], "the book's store came before the live start"
     page_guard.assert_clean("on a first visit with Play live")
 
 
@@ -71,7 +76,7 @@ def test_after_a_short_first_visit_on_fast_4g_the_book_opens_offline(browser, pa
         context.set_offline(True)
         for chapter in (CHAPTER, OTHER_CHAPTER):
             page.goto(url + chapter)
-            expect(page.locator("h1").first).to_be_visible()
+            expect(page.locator("#main-content h1").first).to_be_attached()  # the page, not an error
             assert wait_for_widgets(page) >= 1, f"{chapter}: no demo drawn offline"
     finally:
         context.close()
