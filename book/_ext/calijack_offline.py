@@ -145,9 +145,13 @@ def build_offline(site: Path, cache: Path, name: str = BOOK_NAME, short_name: st
                                  encoding="utf-8")
     static = site / "_static"
     static.mkdir(exist_ok=True)
-    # Without its sourceMappingURL comment: the site ships no source maps (site_trim.py).
+    # Without its sourceMappingURL comment: the site ships no source maps (site_trim.py). And
+    # with no AMD `define` in sight: the offline script loads it when the page is idle, when
+    # the widgets' RequireJS may be there, which refuses an anonymous module from a plain script
+    # tag ("Mismatched anonymous define()"); so it always takes the global `workbox`.
     library = (npm_dir / "node_modules" / "workbox-window" / "build" / WORKBOX_WINDOW).read_bytes()
-    (static / WORKBOX_WINDOW).write_bytes(library[:-1000] + MAP_COMMENT.sub(b"\n", library[-1000:]))
+    library = library[:-1000] + MAP_COMMENT.sub(b"\n", library[-1000:])
+    (static / WORKBOX_WINDOW).write_bytes(b"(function (define) {\n" + library.rstrip() + b"\n}).call(this);\n")
     live_cache = "calijack-live-" + folder_digest(site / "lite")
     try:
         python_cache = json.loads((site / "lite" / "lessons.json").read_text(encoding="utf-8"))["python_cache"]
