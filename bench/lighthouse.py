@@ -19,7 +19,8 @@ Reports land in ``bench/out/lighthouse/`` (one JSON report per page and run, not
 Timings depend on the machine's load: Lighthouse simulates the phone from what it observes,
 so a busy machine inflates paint and blocking times. ``--runs N`` measures each page N times
 and keeps the median run (by performance score), as Lighthouse's own docs advise; the
-machine's benchmark index (Lighthouse's CPU yardstick: higher is faster) is printed too.
+machine's benchmark index (Lighthouse's CPU yardstick: higher is faster) is printed beside
+each page's scores (column BI), with the load average before and after.
 """
 
 from __future__ import annotations
@@ -59,6 +60,14 @@ BUDGETS = (
     ("accessibility >= 95", "accessibility", ">=", 95),
     ("best practices >= 95", "best-practices", ">=", 95),
 )
+
+
+def load_average() -> str:
+    """The machine's load (1, 5 and 15 minutes), as /proc/loadavg says it ("?" elsewhere)."""
+    try:
+        return " ".join(Path("/proc/loadavg").read_text(encoding="utf-8").split()[:3])
+    except OSError:
+        return "?"
 
 
 def content_pages(book: Path) -> list[str]:
@@ -137,13 +146,13 @@ def summarize(page: str, lhr: dict) -> dict:
 def print_table(rows: list[dict]) -> None:
     """The table of every page, then the worst page."""
     head = ("page", "perf", "a11y", "bp", "seo", "FCP s", "LCP s", "SI s", "TBT ms", "CLS",
-            "KB", "req", "widget KB", "budget")
+            "KB", "req", "widget KB", "BI", "budget")
     lines = [head]
     for r in rows:
         lines.append((r["page"], r["performance"], r["accessibility"], r["best-practices"],
                       r["seo"], f"{r['fcp_ms'] / 1000:.1f}", f"{r['lcp_ms'] / 1000:.1f}",
                       f"{r['si_ms'] / 1000:.1f}", r["tbt_ms"], f"{r['cls']:.3f}",
-                      f"{r['kb']:.0f}", r["requests"], f"{r['widget_kb']:.0f}",
+                      f"{r['kb']:.0f}", r["requests"], f"{r['widget_kb']:.0f}", r["benchmark_index"],
                       "ok" if not r["over_budget"] else "OVER: " + "; ".join(r["over_budget"])))
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(head))]
     for n, line in enumerate(lines):
@@ -196,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     pages = args.pages or content_pages(book)
     args.out.mkdir(parents=True, exist_ok=True)
     rows, discarded = [], 0
+    load_before = load_average()
     with serving(book, args.port) as url:
         for page in pages:
             runs, attempts = [], 0
@@ -217,7 +227,9 @@ def main(argv: list[str] | None = None) -> int:
           f"served compressed by calijack.serve.static; {len(rows)} pages, "
           f"median of {max(args.runs, 1)} run(s) each; benchmark index "
           f"{indexes[0]}-{indexes[-1]} (median {indexes[len(indexes) // 2]}); "
-          f"{discarded} run(s) on a starved CPU discarded\n")
+          f"{discarded} run(s) on a starved CPU discarded; load average {load_before} before, "
+          f"{load_average()} after (BI: each page's benchmark index, beside its scores: a busy "
+          "machine shows as a low one)\n")
     print_table(rows)
     if args.json:
         print(json.dumps(rows))

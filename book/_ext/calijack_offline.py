@@ -2,8 +2,9 @@
 
 Set up by ``calijack_live`` (``app.setup_extension``). What it adds, from ``book/_offline``:
 
-- **Every page** gets ``calijack-offline.js`` (deferred; see its header): once the page has
-  loaded, it registers the service worker through Workbox's window library, tells the reader
+- **Every page** gets ``calijack-offline.js``, started once the page is idle or at the reader's
+  first touch (``calijack_idle``; see the script's header): it registers the book's service
+  worker through Workbox's window library (loaded then), tells the reader
   in one line when a new version is ready (and reloads into it on request), and says so when
   offline reading is off. Each page also links the web app manifest.
 - **After the build** (:func:`build_offline`, also used on its own by the tests on a small
@@ -36,7 +37,8 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-from site_trim import MAP_COMMENT  # book/_ext is on sys.path (Jupyter Book's local_extensions)
+from calijack_idle import add_idle_script  # book/_ext is on sys.path (Jupyter Book's local_extensions)
+from site_trim import MAP_COMMENT
 
 LOGGER = logging.getLogger(__name__)
 OFFLINE = Path(__file__).resolve().parent.parent / "_offline"
@@ -64,8 +66,7 @@ def _page(app: Sphinx, pagename: str, templatename: str, context: dict, doctree)
     def rel(path: str) -> str:
         return context["pathto"](path, 1)
 
-    app.add_js_file(SCRIPT, loading_method="defer", **{"data-sw": rel(WORKER),
-                                                       "data-workbox-window": rel("_static/" + WORKBOX_WINDOW)})
+    add_idle_script(app, SCRIPT, **{"data-sw": rel(WORKER), "data-workbox-window": rel("_static/" + WORKBOX_WINDOW)})
     context["metatags"] = context.get("metatags", "") + (
         f'\n<link rel="manifest" href="{rel(MANIFEST)}" />'
         f'\n<meta name="theme-color" content="{THEME_COLOR}" />'
@@ -144,9 +145,13 @@ def build_offline(site: Path, cache: Path, name: str = BOOK_NAME, short_name: st
                                  encoding="utf-8")
     static = site / "_static"
     static.mkdir(exist_ok=True)
-    # Without its sourceMappingURL comment: the site ships no source maps (site_trim.py).
+    # Without its sourceMappingURL comment: the site ships no source maps (site_trim.py). And
+    # with no AMD `define` in sight: the offline script loads it when the page is idle, when
+    # the widgets' RequireJS may be there, which refuses an anonymous module from a plain script
+    # tag ("Mismatched anonymous define()"); so it always takes the global `workbox`.
     library = (npm_dir / "node_modules" / "workbox-window" / "build" / WORKBOX_WINDOW).read_bytes()
-    (static / WORKBOX_WINDOW).write_bytes(library[:-1000] + MAP_COMMENT.sub(b"\n", library[-1000:]))
+    library = library[:-1000] + MAP_COMMENT.sub(b"\n", library[-1000:])
+    (static / WORKBOX_WINDOW).write_bytes(b"(function (define) {\n" + library.rstrip() + b"\n}).call(this);\n")
     live_cache = "calijack-live-" + folder_digest(site / "lite")
     try:
         python_cache = json.loads((site / "lite" / "lessons.json").read_text(encoding="utf-8"))["python_cache"]
@@ -180,6 +185,7 @@ def _build_finished(app: Sphinx, exception: Exception | None) -> None:
 
 def setup(app: Sphinx) -> dict:
     """Register the extension."""
+    app.setup_extension("calijack_idle")
     app.connect("config-inited", _add_static)
     app.connect("html-page-context", _page)
     # After calijack_live's copy of the live site and calijack_speed's trims (priority 900).

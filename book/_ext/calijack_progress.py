@@ -7,7 +7,8 @@
   (``progress-watch.js``), as :func:`calijack.progress.page_script` makes them (written once
   per build, never copied by hand). Its tag names the page (``data-cj-page``), so the page's quick
   checks and puzzles are remembered, and a lesson page asked to review a past deal
-  (``?review=ID``) starts "Play live" by itself.
+  (``?review=ID``) starts "Play live" by itself. It starts once the page is idle or at the
+  reader's first touch (``calijack_idle``), except on the progress page, which needs it at once.
 - The progress page (``book/progress``) also gets ``book/_progress/progress-page.js`` and its
   stylesheet, told where the book's root is and where the list of what there is to do lives:
 - ``_static/calijack-progress-book.json``, written after the build from the built pages
@@ -25,7 +26,8 @@ from pathlib import Path
 
 from calijack import progress
 from calijack.puzzles import load as load_puzzles
-from complete_widgets import STATE_TYPE  # book/_ext is on sys.path (Jupyter Book's local_extensions)
+from calijack_idle import add_idle_script  # book/_ext is on sys.path (Jupyter Book's local_extensions)
+from complete_widgets import STATE_TYPE
 
 HERE = Path(__file__).resolve().parent
 PAGE_FILES = HERE.parent / "_progress"
@@ -72,8 +74,12 @@ def _needs_store(pagename: str, context: dict) -> bool:
 def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     if app.builder.format != "html" or pagename in NOT_PAGES or not _needs_store(pagename, context):
         return
-    app.add_js_file(SCRIPT, loading_method="defer", **{"data-cj-page": pagename})
-    if pagename == PROGRESS_PAGE:
+    if pagename != PROGRESS_PAGE:
+        # Not needed for the first paint: started when the page is idle or at the first touch
+        # (calijack_idle; the clicks before it are kept and counted).
+        add_idle_script(app, SCRIPT, **{"data-cj-page": pagename})
+    else:  # the progress page shows the store itself: its own script needs it at once
+        app.add_js_file(SCRIPT, loading_method="defer", **{"data-cj-page": pagename})
         app.add_css_file("progress-page.css")
         pathto = context["pathto"]
         app.add_js_file("progress-page.js", loading_method="defer",
@@ -128,6 +134,7 @@ def _on_build_finished(app, exception) -> None:
 
 def setup(app):
     """Register the hooks (see the module docstring)."""
+    app.setup_extension("calijack_idle")
     app.add_config_value("calijack_progress_digest", "", "html")
     app.connect("config-inited", _on_config_inited)
     app.connect("builder-inited", _on_builder_inited)

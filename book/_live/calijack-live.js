@@ -20,6 +20,9 @@
 //      another lesson may need and this one did not fetch (lessons.json "offline"), so that
 //      every lesson plays live with no network after this.
 // On any failure the static demo stays, and the status line says what went wrong.
+// While it starts, window.calijackLiveBusy is true, and the window event "calijack-live" says
+// "starting" and then "done" (the first card can be played, or the start failed): the book's
+// offline script (book/_offline) stores the book only after it, so the start has the link.
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -42,7 +45,13 @@
     status.classList.toggle("cj-live-failed", !!failed);
   }
 
+  function liveState(state) {
+    window.calijackLiveBusy = state === "starting";
+    window.dispatchEvent(new CustomEvent("calijack-live", { detail: state }));
+  }
+
   function fail(panel, button, text) {
+    liveState("done");
     say(panel, text + " The demo below still works.", true);
     panel.classList.remove("cj-live-loading");
     button.disabled = false;
@@ -146,6 +155,7 @@
       return;
     }
     button.disabled = true;
+    liveState("starting");
     panel.classList.add("cj-live-loading");
     say(panel, "Loading Python…");
     var cells;
@@ -213,6 +223,7 @@
       panel.classList.add("cj-live-on");
       button.textContent = "Playing live";
       say(panel, "Live: Python is running in your browser. Every move is computed as you make it.");
+      liveState("done");
       keepForOffline(offline);
     }).catch(function (error) {
       downloads.abort();

@@ -10,12 +10,15 @@
 //   site         the built book's folder; sw.js is written there
 //   live_cache   the Cache Storage name of this build's live runtime (lite/)
 //   extra_script the script sw.js imports after Workbox's own (calijack-sw-extra.js)
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generateSW } from "workbox-build";
 
 const config = JSON.parse(readFileSync(process.argv[2], "utf8"));
 
+// Workbox's list of the book's files, as its install fetches them: written into the extra
+// script (its marker __BOOK_FILES__), which fetches them several at a time (sw-extra.js).
+let bookFiles = null;
 const { count, size, warnings } = await generateSW({
   globDirectory: config.site,
   // The book: every page, its scripts, styles, fonts, pictures and widget states.
@@ -23,7 +26,11 @@ const { count, size, warnings } = await generateSW({
   // Not the live site (kept once the reader plays live: see runtimeCaching), not the sources
   // and inventories a reader never opens, not precompressed twins, not the worker itself.
   globIgnores: ["lite/**", "_sources/**", "**/*.br", "**/*.gz", "**/*.map", "sw.js",
-                "workbox-*.js", "_static/locales/**"],
+                config.extra_script, "workbox-*.js", "_static/locales/**"],
+  manifestTransforms: [(entries) => {
+    bookFiles = entries.map((entry) => [entry.url, entry.revision || null]);
+    return { manifest: entries, warnings: [] };
+  }],
   swDest: join(config.site, "sw.js"),
   // The widget states of the largest chapters weigh up to ~2 MB (they compress tenfold).
   maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
@@ -55,4 +62,10 @@ const { count, size, warnings } = await generateSW({
     },
   }],
 });
+const extraPath = join(config.site, config.extra_script);
+const extra = readFileSync(extraPath, "utf8");
+if (!extra.includes("__BOOK_FILES__") || !bookFiles) {
+  throw new Error(`${config.extra_script} has no __BOOK_FILES__, or Workbox listed no file`);
+}
+writeFileSync(extraPath, extra.replace("__BOOK_FILES__", JSON.stringify(bookFiles)));
 console.log(JSON.stringify({ count, size, warnings }));

@@ -66,7 +66,9 @@
 
   // The answer's feedback (right or not) once its frame is drawn: a Stack draws only the frame
   // chosen, a moment after the click.
-  function whenShown(question, index, then) {
+  // ``known``: the verdict already read (an answer given before this script started).
+  function whenShown(question, index, then, known) {
+    if (typeof known === "boolean") { then(known); return; }
     var selector = '.cj-frame[data-frame="' + index + '"] .cj-quiz-feedback';
     var found = function () {
       var feedback = question.querySelector(selector);
@@ -85,7 +87,7 @@
     if (doc.cjProgressWatched) return;
     doc.cjProgressWatched = true;
     var solved = {}; // puzzles solved in this visit: picks after the answer count no more
-    doc.addEventListener("click", function (event) {
+    var onClick = function (event) {
       var target = event.target;
       var button = target && target.closest && target.closest("button");
       var question = button && button.closest(QUESTION);
@@ -106,18 +108,19 @@
             api.answerCheck(id, right);
           }
           showMarks(doc, page);
-        });
+        }, event.right);
         return;
       } else {
         return;
       }
       showMarks(doc, page);
-    });
+    };
+    doc.addEventListener("click", onClick);
     var queued = false;
     // The written-out answer opened before the question is answered: a quick check is then not
     // right at the first try, and a puzzle solved after it earns 1 star. ("toggle" does not
     // bubble: it is caught on its way down.)
-    doc.addEventListener("toggle", function (event) {
+    var onToggle = function (event) {
       var box = event.target;
       var question = box && box.open && box.matches && box.matches(".cj-quiz-answer") && box.closest(QUESTION);
       if (!question) return;
@@ -129,7 +132,15 @@
         if (id && !api.read().checks[id]) api.answerCheck(id, false);
       }
       showMarks(doc, page);
-    }, true);
+    };
+    doc.addEventListener("toggle", onToggle, true);
+    // The clicks and opened answers of the book's page that came before this script
+    // (book/_idle/calijack-idle.js keeps them until then), taken in order.
+    var early = doc === root.document && root.calijackEarly;
+    if (early) {
+      root.calijackEarly = null;
+      early.forEach(function (event) { (event.type === "click" ? onClick : onToggle)(event); });
+    }
     var refresh = function () { // once per frame at most, after the change that asked for it
       if (queued) return;
       queued = true;
@@ -196,16 +207,20 @@
     var watchFrame = function (frame) {
       if (frame.cjProgressFrame) return;
       frame.cjProgressFrame = true;
-      frame.addEventListener("load", function () {
+      var look = function () {
         try {
           var inner = frame.contentDocument;
           // The live lesson's page (lite/play/index.html) says so with its <main id="cj-play">.
-          if (inner && inner.getElementById("cj-play")) watch(inner, "");
+          if (inner && inner.body && inner.getElementById("cj-play")) watch(inner, "");
         } catch (e) { /* not of this site */ }
-      });
+      };
+      frame.addEventListener("load", look);
+      look(); // already loaded before this script started
     };
     var start = function () {
       watch(document, page);
+      // A live frame already there (this script may start after "Play live" was pressed).
+      document.querySelectorAll("iframe.cj-live-frame").forEach(watchFrame);
       showDue(document);
       root.addEventListener("calijack-progress", function () { showDue(document); });
       var lesson = document.querySelector("script[data-lesson]");

@@ -189,6 +189,40 @@ def test_a_quick_check_answered_is_remembered_and_counted(page, page_checks, boo
     page_guard.assert_clean("after answering quick checks")
 
 
+def test_answers_given_before_the_store_script_starts_are_counted(page, page_checks, book_site, page_guard):
+    """The store's script starts when the page is idle or at the first touch (issue 34): answers
+    given before it runs (here it is held back, as on a slow link) are kept and counted."""
+    open_book_page(page, book_site, CHECKS_PAGE)
+    page_checks.wait_for_widgets(page)
+    rights = right_answers(page, page_checks, 2)
+    held = []
+
+    def hold(route) -> None:
+        held.append(route)
+
+    page.route("**/_static/calijack-progress.js*", hold)
+    page.reload(wait_until="load")
+    page_checks.wait_for_widgets(page)
+    questions = page.locator(".cj-quiz .cj-quiz-question")
+    first, second = questions.nth(0), questions.nth(1)
+    buttons = first.locator(".cj-quiz-control button")
+    buttons.nth((rights[0] + 1) % buttons.count()).click()      # wrong at the first try
+    first.locator(f'.cj-frame[data-frame="{(rights[0] + 1) % buttons.count()}"] .cj-quiz-feedback').wait_for()
+    buttons.nth(rights[0]).click()
+    second.locator(".cj-quiz-control button").nth(rights[1]).click()
+    second.locator(f'.cj-frame[data-frame="{rights[1]}"] .cj-quiz-feedback').wait_for()
+    assert page.evaluate("() => !window.calijackProgress"), "the store's script ran before it was let through"
+    assert held, "the answers did not start the store's script"
+    held[-1].continue_()
+    page.unroute("**/_static/calijack-progress.js*")
+    page.wait_for_function("() => !!window.calijackProgress")
+    expect(second.locator(".cj-progress-mark")).to_have_text(progress.TEXTS["check_first"])
+    expect(first.locator(".cj-progress-mark")).to_have_text(progress.TEXTS["check_later"])
+    assert kept(page)["checks"] == {"book/03_legal_play#1": {"first": False, "solved": True},
+                                    "book/03_legal_play#2": {"first": True, "solved": True}}
+    page_guard.assert_clean("answers before the store's script")
+
+
 # -- puzzles --------------------------------------------------------------------------------------
 
 def test_a_puzzle_solved_with_a_hint_gets_2_stars_and_without_3(page, page_checks, book_site, page_guard):

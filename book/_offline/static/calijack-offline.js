@@ -1,7 +1,8 @@
 // calijack: offline reading, and the word that a new version is ready (book/_ext/
 // calijack_offline.py puts this script in every page of the book).
 //
-// Once the page has loaded, it registers the book's service worker (sw.js, generated with
+// Started once the page is idle, or at the reader's first touch (book/_ext/calijack_idle.py),
+// it registers the book's service worker (sw.js, generated with
 // Workbox when the book is built: it keeps every page and static file of this build, and the
 // live runtime as the reader plays live) through Workbox's own window library, loaded then.
 // A line at the foot of the window says what the reader needs to know, and only then:
@@ -11,6 +12,12 @@
 // - "Offline reading is off: …": the browser has no service worker here (an old browser, or
 //   a page that is not a secure context), or refused to store the book (storage blocked or
 //   full). The book works online as before.
+//
+// "Play live" first: while a live start is under way (calijack-live.js says so with the
+// window event "calijack-live", detail "starting" or "done", and window.calijackLiveBusy), the
+// book is not stored: a worker not yet registered is registered after it, and a worker that
+// is storing the book is told to wait (CALIJACK_LIVE_STARTING, then CALIJACK_LIVE_DONE:
+// book/_offline/sw-extra.js), so that the live start has the reader's link to itself.
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -71,7 +78,45 @@
     });
   }
 
+  // How long a live start may hold the registration back (a slow 4G start takes ~30 s).
+  var LIVE_WAIT_MS = 120000;
+
+  // Tell the worker that is storing the book (if any) how the live start goes.
+  function tellWorker(registration, type) {
+    var worker = registration && registration.installing;
+    if (worker) worker.postMessage({ type: type });
+  }
+
+  function followLive(registration) {
+    if (window.calijackLiveBusy) tellWorker(registration, "CALIJACK_LIVE_STARTING");
+    registration.addEventListener("updatefound", function () {
+      if (window.calijackLiveBusy) tellWorker(registration, "CALIJACK_LIVE_STARTING");
+    });
+    window.addEventListener("calijack-live", function (event) {
+      tellWorker(registration, event.detail === "starting" ? "CALIJACK_LIVE_STARTING" : "CALIJACK_LIVE_DONE");
+    });
+  }
+
+  // Call ``then`` once no live start is under way (at once if none is), or after LIVE_WAIT_MS.
+  function afterLiveStart(then) {
+    if (!window.calijackLiveBusy) { then(); return; }
+    var done = false;
+    var go = function () {
+      if (done || window.calijackLiveBusy && !timedOut) return;
+      done = true;
+      window.removeEventListener("calijack-live", go);
+      then();
+    };
+    var timedOut = false;
+    window.addEventListener("calijack-live", go);
+    setTimeout(function () { timedOut = true; go(); }, LIVE_WAIT_MS);
+  }
+
   function start() {
+    afterLiveStart(register);
+  }
+
+  function register() {
     if (!("serviceWorker" in navigator)) {
       off(window.isSecureContext ? "this browser cannot keep the book's pages."
         : "the book is not served over HTTPS, so the browser cannot keep its pages.");
@@ -92,7 +137,9 @@
           off("the browser did not let the book store its pages (storage full or blocked).");
         }
       });
-      return workbox.register();
+      return workbox.register().then(function (registration) {
+        if (registration) followLive(registration);
+      });
     }).catch(function (error) {
       console.warn("calijack: the service worker was not registered: " + (error.message || error));
       off("the browser did not let the book store its pages.");
