@@ -299,7 +299,7 @@ def _estimated(state: State, samples: int, rng: random.Random, into: _Tally) -> 
 
 
 def rate(state: State, samples: int = DEFAULT_SAMPLES, rng: random.Random | int | None = 0,
-         played: Card | None = None, max_samples: int | None = None) -> Rating:
+         played: Card | None = None, max_samples: int | None = None, z: float = Z) -> Rating:
     """The value of each legal card for the seat to play in ``state`` (exact when it can be).
 
     ``samples`` worlds are drawn from ``rng`` (a generator or a seed) for an estimated position.
@@ -323,7 +323,7 @@ def rate(state: State, samples: int = DEFAULT_SAMPLES, rng: random.Random | int 
     tally = _Tally(state)
     _estimated(state, samples, rng, tally)
     rating = tally.rated(state)
-    while played is not None and rating.samples < limit and rating.unclear(played):
+    while played is not None and rating.samples < limit and rating.unclear(played, z):
         _estimated(state, min(rating.samples, limit - rating.samples), rng, tally)
         rating = tally.rated(state)
     return rating
