@@ -134,11 +134,17 @@ def main(argv=None) -> int:
         for job in jobs:
             rows += _job(job)
             print(f"  {len(rows)} plays ({time.time() - start:.0f} s)", flush=True)
+            _write(args, rows, start, final=False)  # a run stopped early keeps its figures
+    _write(args, rows, start)
+    return 0
+
+
+def _write(args, rows: list, start: float, final: bool = True) -> None:
     report = {"seed": args.seed, "deals": args.deals, "samples": args.samples, "factor": args.factor,
               "load_average": [round(x, 2) for x in os.getloadavg()],
               "coaches": [summary(rows, "old")] + [summary(rows, f"z{z}") for z in args.z], "rows": rows}
     for s in report["coaches"]:
-        print(f"{s['coach']:>6}: {s['plays']} plays, {s['marks']} marks, {s['agreed']} agreed, "
+        print(("" if final else "    ") + f"{s['coach']:>6}: {s['plays']} plays, {s['marks']} marks, {s['agreed']} agreed, "
               f"false alarms {s['false_alarms']} ({s['false_alarm_share']:.1%} of plays), "
               f"missed {s['missed']} of {s['reference_mistakes']} "
               f"({(s['missed_share'] or 0):.1%}), too close {s['too_close']}, "
@@ -146,9 +152,8 @@ def main(argv=None) -> int:
               f"{s['guesses_per_play']} guesses a play, {s['cpu_seconds']} s", flush=True)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "coach_accuracy.json").write_text(json.dumps(report, indent=1))
-    print(f"wrote bench/out/coach_accuracy.json; {time.time() - start:.0f} s; load average "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    return 0
+    print(f"{'wrote' if final else '    so far in'} bench/out/coach_accuracy.json; {time.time() - start:.0f} s; "
+          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
 
 
 if __name__ == "__main__":
