@@ -148,6 +148,14 @@ class Rating:
             return MISTAKE_CALL
         return TOO_CLOSE
 
+    def mistake(self, card: Card) -> bool:
+        """True when the verdict on ``card`` is :data:`MISTAKE_CALL`."""
+        return self.verdict(card) == MISTAKE_CALL
+
+    def too_close(self, card: Card) -> bool:
+        """True when the verdict on ``card`` is :data:`TOO_CLOSE` (what the coach's sentence asks)."""
+        return self.verdict(card) == TOO_CLOSE
+
     def unclear(self, card: Card, z: float = Z) -> bool:
         """True when more worlds could change the verdict on ``card``: estimated, and its loss
         plus or minus ``z`` standard errors holds :data:`MISTAKE`."""
@@ -196,7 +204,7 @@ class PlayReview:
     @property
     def mistake(self) -> bool:
         """True when the play cost at least :data:`MISTAKE` match points, clearly."""
-        return self.verdict == MISTAKE_CALL
+        return self.rating.mistake(self.card)
 
     @property
     def too_close(self) -> bool:

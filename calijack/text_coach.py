@@ -134,7 +134,7 @@ def review_comment(played: Card, rating: "Rating", trump, players: int = 2) -> s
     top = best[0]
     if loss < 0.5:
         return f"{played} is close to the best: {top} is worth {amount(loss)} more on average."
-    if _too_close(rating, played):
+    if rating.too_close(played):  # the rule is the review's
         return too_close(played, top, loss, rating.samples)
     trick = _trick_phrase(top, played, rating, trump)
     points = _points_phrase(rating.outcomes[top], rating.outcomes[played], played, rating, players)
@@ -144,12 +144,6 @@ def review_comment(played: Card, rating: "Rating", trump, players: int = 2) -> s
     if points:
         return f"{top} is better: {points}; {cost}."
     return f"{top} is better; {cost}."
-
-
-def _too_close(rating: "Rating", played: Card) -> bool:
-    from .review import TOO_CLOSE  # the coach's rule lives in the review
-
-    return rating.verdict(played) == TOO_CLOSE
 
 
 def too_close(played: Card, top: Card, loss: float, guesses: int) -> str:
