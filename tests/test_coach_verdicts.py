@@ -20,6 +20,7 @@ from calijack import Deal, Rules
 from calijack.cards import parse_card
 from calijack.drill import drills_of
 from calijack.players import get_player, play_deal
+from calijack.players.base import Knowledge
 from calijack.players.inference import likelihood
 from calijack.players.worlds import Guess, sample
 from calijack.retry import queue_entry
@@ -193,9 +194,10 @@ def test_the_expert_solves_each_guess_late_in_the_stock_within_its_node_budget(m
         state = state.play(state.legal_cards()[-1])
     view = state.view(state.to_play)
     assert 0 < view.stock_count <= expert.LATE_STOCK
-    player = expert.ExpertPlayer(solve_budget=2000)
+    assert not expert.ExpertPlayer()._late(Knowledge.from_view(view))  # off by default
+    player = expert.ExpertPlayer(solve_budget=2000, late_stock=expert.LATE_STOCK)
     decision = player.choose(view, random.Random(3))
     stats = player.last_stats
     # Each guess solved costs thousands of positions: the budget is spent at the fewest guesses.
     assert stats["mode"] == "solved guesses" and stats["worlds"] == expert.LATE_MIN and stats["nodes"] > 2000
-    assert expert.ExpertPlayer(solve_budget=2000).choose(view, random.Random(3)) == decision
+    assert expert.ExpertPlayer(solve_budget=2000, late_stock=expert.LATE_STOCK).choose(view, random.Random(3)) == decision

@@ -16,11 +16,13 @@ Two things more (issue 33):
   so far were with that guess's hand, under a noisy model of the opponent
   (:mod:`.inference`: the rules of thumb with :data:`NOISE` of random plays). Replaying the
   plays so far costs their number of cards, counted in the budget.
-- **Exact play inside the guesses near the end of the stock**: once :data:`LATE_STOCK` cards or
-  fewer are left in the stock (two players), each guess is solved exactly
+- **Exact play inside the guesses near the end of the stock** (off by default, ``late_stock``
+  turns it on): once ``late_stock`` cards or fewer are left in the stock (two players), each
+  guess is solved exactly
   (:class:`.solver.Solver`, the deal's draws included) instead of played out by the rules of
   thumb; the guesses are then paid for in solver positions visited (:data:`SOLVE_BUDGET`),
-  counted, not timed.
+  counted, not timed. Off by default: measured so far it shows no gain (``bench/README.md``),
+  and one such decision takes several times the others' time.
 
 Everything is counted, not timed, so a game replays exactly from its seed on any machine.
 """
@@ -44,7 +46,7 @@ BUDGET = 14_000     # cards played in tries per decision
 MIN_SAMPLES = 24    # guesses per decision, at least …
 MAX_SAMPLES = 300   # … and at most
 GUESS_COST = 20     # what making one guess costs, in cards played (measured: about 0.09 ms, 18 cards)
-LATE_STOCK = 2      # solve each guess exactly once this few cards are left in the stock (two players)
+LATE_STOCK = 2      # with late_stock=LATE_STOCK: solve each guess exactly once this few cards are left
 SOLVE_BUDGET = 40_000  # solver positions visited per decision then …
 LATE_MIN = 8        # … with at least this many guesses …
 LATE_MAX = 200      # … and at most this many
@@ -61,7 +63,7 @@ class ExpertPlayer(SearchPlayer):
     name = "expert"
 
     def __init__(self, budget: int = BUDGET, min_samples: int = MIN_SAMPLES, max_samples: int = MAX_SAMPLES,
-                 noise: float | None = NOISE, late_stock: int = LATE_STOCK, solve_budget: int = SOLVE_BUDGET,
+                 noise: float | None = NOISE, late_stock: int = 0, solve_budget: int = SOLVE_BUDGET,
                  **options):
         if options.get("samples") is not None:
             min_samples = options.pop("samples")
