@@ -61,11 +61,12 @@ Z = 1.0
 One standard error, with the extra guesses below: a play whose true loss is just under half
 a point can still be called a mistake (about one time in six when it sits right at the line),
 but few plays sit there, and most sound plays lose nothing. Chosen by measurement
-(``bench/coach_accuracy.py``, against a reference of 20 times the guesses, 109 estimated plays
-of deals never used): the old rule gave 5 false alarms (4.6% of plays) and missed 1 of the
-reference's 9 mistakes; one standard error gave no false alarm and no miss; 1.96 (the 95%
-interval) also no false alarm, but missed 2 of 9, called too close, and drew more guesses
-(160 a play against 131)."""
+(``bench/coach_accuracy.py``, against a reference of 20 times the guesses, on the first 109
+estimated plays of deals never used): the old rule gave 5 false alarms (4.6% of plays) and
+missed 1 of the reference's 9 mistakes; one standard error gave no false alarm and no miss;
+1.96 (the 95% interval) also no false alarm, but missed 2 of 9 (called too close) and drew
+more guesses (160 a play against 131). Over 289 plays: 1 false alarm and 1 miss of 20 at one
+standard error, 5 and 1 for the old rule, 0 and 6 at 1.96."""
 
 EXTRA = 4
 """An unclear verdict draws more worlds, up to this many times the first ones (100 → 400)."""
