@@ -82,6 +82,8 @@ def main(argv=None) -> int:
     parser.add_argument("--pairs", type=int, nargs="+", default=[60, 40, 12],
                         help="paired deals at each number of simulations (one number, or one per --sims)")
     parser.add_argument("--player", default="expert", help="our player (default expert)")
+    parser.add_argument("--options", default="{}", help="our player's options as JSON, e.g. "
+                        "'{\"noise\": null, \"late_stock\": 0}' for the Expert before issue 33")
     parser.add_argument("--uct-c", type=float, default=UCT_C, help=f"ISMCTS's exploration constant (default {UCT_C})")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=22)
@@ -90,14 +92,16 @@ def main(argv=None) -> int:
     pairs = args.pairs if len(args.pairs) == len(args.sims) else args.pairs[:1] * len(args.sims)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.player} against ISMCTS "
           f"(uct_c {args.uct_c}), pairs {dict(zip(args.sims, pairs))}", flush=True)
-    jobs = [(args.player, {}, sims, args.seed, i, args.uct_c)
+    options = json.loads(args.options)
+    jobs = [(args.player, options, sims, args.seed, i, args.uct_c)
             for sims, count in zip(args.sims, pairs) for i in range(args.first, args.first + count)]
     results = {sims: [] for sims in args.sims}
     start = time.time()
     import multiprocessing
 
     OUT.mkdir(parents=True, exist_ok=True)
-    name = f"ismcts_reference_{args.player}" + (f"_from{args.first}" if args.first else "") + ".json"
+    tag = "".join(f"_{k}{v}" for k, v in sorted(options.items()))
+    name = f"ismcts_reference_{args.player}{tag}" + (f"_from{args.first}" if args.first else "") + ".json"
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
         for sims, out in pool.imap_unordered(_pair, jobs, chunksize=1):
             results[sims].append(out)
@@ -119,7 +123,7 @@ def main(argv=None) -> int:
 
 def _report(args, results: dict) -> dict:
     """The JSON-ready report of the pairs played so far, one row per number of simulations."""
-    report = {"player": args.player, "uct_c": args.uct_c, "seed": args.seed, "first": args.first,
+    report = {"player": args.player, "options": json.loads(args.options), "uct_c": args.uct_c, "seed": args.seed, "first": args.first,
               "load_average": [round(x, 2) for x in os.getloadavg()], "rows": []}
     for sims, done in results.items():
         if not done:

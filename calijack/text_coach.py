@@ -18,7 +18,7 @@ from .text_hints import card_words
 if TYPE_CHECKING:
     from .review import Outcome, Rating
 
-__all__ = ["amount", "signed", "review_comment", "review_summary", "review_lines", "reviewing", "review_ready",
+__all__ = ["amount", "signed", "review_comment", "too_close", "review_summary", "review_lines", "reviewing", "review_ready",
            "value_line", "why_match", "drill_prompt", "drill_right", "drill_wrong", "drill_answer", "drills_done",
            "drill_settled", "drill_not_yet", "drills_none",
            "puzzle_prompt", "puzzle_title", "puzzle_feedback", "puzzle_hint", "STAGES", "STAGE_TITLES"]
@@ -134,6 +134,8 @@ def review_comment(played: Card, rating: "Rating", trump, players: int = 2) -> s
     top = best[0]
     if loss < 0.5:
         return f"{played} is close to the best: {top} is worth {amount(loss)} more on average."
+    if rating.too_close(played):  # the rule is the review's
+        return too_close(played, top, loss, rating.samples)
     trick = _trick_phrase(top, played, rating, trump)
     points = _points_phrase(rating.outcomes[top], rating.outcomes[played], played, rating, players)
     cost = f"{played} costs {amount(loss)}"
@@ -144,12 +146,18 @@ def review_comment(played: Card, rating: "Rating", trump, players: int = 2) -> s
     return f"{top} is better; {cost}."
 
 
+def too_close(played: Card, top: Card, loss: float, guesses: int) -> str:
+    """A play that looks half a point or more worse than the best, but not clearly so."""
+    return (f"Too close to call: {top} looks {amount(loss)} better than {played}, but over {guesses} "
+            "guesses that gap could be luck of the guessing, so this is not counted as a mistake.")
+
+
 def review_summary(mistakes: int, lost: float, plays: int) -> str:
     """The review's headline: how many of ``plays`` were mistakes and what they cost in all."""
     if not plays:
         return "You played no card in this deal."
     if not mistakes:
-        return f"No mistakes: none of your {counted(plays, 'play')} cost half a match point or more."
+        return f"No mistakes: none of your {counted(plays, 'play')} clearly cost half a match point or more."
     marked = counted(mistakes, "play is marked as a mistake", "plays are marked as mistakes")
     return f"{marked}, costing {amount(round(lost, 2))} in all."
 
@@ -238,9 +246,12 @@ def review_lines(reviews, heading: str | None = None) -> list[str]:
     for r in reviews:
         rating = r.rating
         how = "exact" if rating.exact else f"estimated over {rating.samples} guesses"
+        spread = rating.spread
         values = ", ".join(f"{c} {signed(v, rating.exact)}" + ("*" if c in rating.best else "")
+                           + (f" (±{spread[c]:.2f})" if spread[c] else "")
                            for c, v in rating.shown.items())
-        mark = f"  MISTAKE: costs {amount(r.loss)}" if r.mistake else ""
+        mark = (f"  MISTAKE: costs {amount(r.loss)}" if r.mistake
+                else "  too close to call" if r.too_close else "")
         lines.append(f"Trick {r.trick:>2}, seat {r.seat} played {r.card} ({how}): {values}{mark}")
         lines.append(f"    {r.comment}")
     seats = sorted({r.seat for r in reviews})
@@ -251,7 +262,7 @@ def review_lines(reviews, heading: str | None = None) -> list[str]:
                      f"{plural(len(wrong), 'a mistake', 'mistakes')} "
                      f"(costing {amount(round(sum(r.loss for r in wrong), 2))}).")
     lines.append("Values are match points this deal (yours minus the other side's) with best play; "
-                 "* marks the best cards.")
+                 "* marks the best cards; ± is the uncertainty of a card's gap to the best one.")
     return lines
 
 

@@ -295,6 +295,7 @@ def test_the_expert_spends_its_own_budget(monkeypatch, guesses):
     made = []
     real_sample = search.sample
     monkeypatch.setattr(search, "sample", lambda *a, **kw: made.append(1) or real_sample(*a, **kw))
+    monkeypatch.setattr(expert, "sample", lambda *a, **kw: made.append(1) or real_sample(*a, **kw))
     state = Deal.random(11).start()
     view = state.view(state.to_play)
     assert view.stock_count > 0 and len(view.legal) > 1   # a sampled decision, not the endgame's

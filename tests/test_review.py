@@ -111,7 +111,7 @@ def test_the_json_of_each_play_has_the_issues_shape():
     walk = state.deal.start()
     for k, play in enumerate(out["plays"]):
         assert list(play) == ["index", "trick", "seat", "card", "exact", "samples", "values", "best",
-                              "loss", "comment"]
+                              "loss", "comment", "spread", "verdict"]
         assert play["index"] == k and play["trick"] == walk.trick_number and play["seat"] == walk.to_play
         assert play["card"] == state.plays[k].code
         assert sorted(play["values"]) == sorted(c.code for c in walk.legal_cards())
@@ -122,7 +122,7 @@ def test_the_json_of_each_play_has_the_issues_shape():
         if play["exact"]:
             assert all(type(v) is int for v in play["values"].values()) and type(play["loss"]) is int
         else:
-            assert play["samples"] == 6
+            assert play["samples"] in (6, 12, 24)  # more worlds where the verdict was unclear
         assert play["comment"].endswith(".") and play["comment"].count(". ") == 0
         walk = walk.play(play["card"])
 

@@ -10,20 +10,46 @@ cards), so it makes as many guesses as the budget pays for (between :data:`MIN_S
 where the stock runs low and every trick counts.
 Once the stock is gone it plays exactly, as the search does.
 
+Two things more (issue 33):
+
+- **Reading the opponent's play**: each guess is weighted by how likely the opponent's plays
+  so far were with that guess's hand, under a noisy model of the opponent
+  (:mod:`.inference`: the rules of thumb with :data:`NOISE` of random plays). Replaying the
+  plays so far costs their number of cards, counted in the budget.
+- **Exact play inside the guesses near the end of the stock** (off by default, ``late_stock``
+  turns it on): once ``late_stock`` cards or fewer are left in the stock (two players), each
+  guess is solved exactly
+  (:class:`.solver.Solver`, the deal's draws included) instead of played out by the rules of
+  thumb; the guesses are then paid for in solver positions visited (:data:`SOLVE_BUDGET`),
+  counted, not timed. Off by default: measured so far it shows no gain (``bench/README.md``),
+  and one such decision takes several times the others' time.
+
 Everything is counted, not timed, so a game replays exactly from its seed on any machine.
 """
 
 from __future__ import annotations
 
-from .base import Knowledge
-from .search import SearchPlayer
+import random
 
-__all__ = ["ExpertPlayer", "BUDGET", "MIN_SAMPLES", "MAX_SAMPLES", "GUESS_COST"]
+from .. import text_hints as hints
+from ..cards import DECK
+from .base import Decision, Knowledge
+from .inference import NOISE, likelihood
+from .search import SearchPlayer, rollout
+from .solver import Solver
+from .worlds import sample
+
+__all__ = ["ExpertPlayer", "BUDGET", "MIN_SAMPLES", "MAX_SAMPLES", "GUESS_COST", "NOISE", "LATE_STOCK",
+           "SOLVE_BUDGET", "LATE_MIN", "LATE_MAX"]
 
 BUDGET = 14_000     # cards played in tries per decision
 MIN_SAMPLES = 24    # guesses per decision, at least …
 MAX_SAMPLES = 300   # … and at most
 GUESS_COST = 20     # what making one guess costs, in cards played (measured: about 0.09 ms, 18 cards)
+LATE_STOCK = 2      # with late_stock=LATE_STOCK: solve each guess exactly once this few cards are left
+SOLVE_BUDGET = 40_000  # solver positions visited per decision then …
+LATE_MIN = 8        # … with at least this many guesses …
+LATE_MAX = 200      # … and at most this many
 
 
 class ExpertPlayer(SearchPlayer):
@@ -37,6 +63,7 @@ class ExpertPlayer(SearchPlayer):
     name = "expert"
 
     def __init__(self, budget: int = BUDGET, min_samples: int = MIN_SAMPLES, max_samples: int = MAX_SAMPLES,
+                 noise: float | None = NOISE, late_stock: int = 0, solve_budget: int = SOLVE_BUDGET,
                  **options):
         if options.get("samples") is not None:
             min_samples = options.pop("samples")
@@ -46,16 +73,75 @@ class ExpertPlayer(SearchPlayer):
                 raise ValueError(f"{label} must be a whole number of at least 1, not {value!r}")
         if min_samples > max_samples:
             raise ValueError(f"min_samples ({min_samples}) is more than max_samples ({max_samples})")
+        if noise is not None and (isinstance(noise, bool) or not isinstance(noise, (int, float))
+                                  or not 0 <= noise <= 1):
+            raise ValueError(f"noise must be a share between 0 and 1 (or None), not {noise!r}")
+        for label, value in (("late_stock", late_stock), ("solve_budget", solve_budget)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{label} must be a whole number of at least 0, not {value!r}")
         options.pop("samples", None)
         super().__init__(samples=min_samples, **options)
         self.budget, self.min_samples, self.max_samples = budget, min_samples, max_samples
+        self.noise, self.late_stock, self.solve_budget = noise, late_stock, solve_budget
 
     def __repr__(self) -> str:
         return (f"ExpertPlayer(budget={self.budget!r}, min_samples={self.min_samples!r}, "
-                f"max_samples={self.max_samples!r})")
+                f"max_samples={self.max_samples!r}, noise={self.noise!r}, late_stock={self.late_stock!r})")
+
+    def _late(self, k: Knowledge) -> bool:
+        return k.players == 2 and 0 < k.stock_count <= self.late_stock and self.solve_budget > 0
+
+    def _sampled(self, view, k, moves, preferred, rng, start, score=None) -> Decision:
+        """The search's sampled decision, each guess weighted by the opponent's plays (when
+        ``noise`` is set) and, late in the stock, solved exactly (see the module's docstring)."""
+        late = self._late(k)
+        if score is not None or (self.noise is None and not late):
+            return super()._sampled(view, k, moves, preferred, rng, start, score)
+        rules = view.rules
+        turned = view.turned.index if view.turned is not None else -1
+        totals = dict.fromkeys(moves, 0.0)
+        weights = squares = 0.0
+        count = nodes = 0
+        while True:
+            if late:
+                if count >= LATE_MAX or (count >= LATE_MIN and nodes >= self.solve_budget):
+                    break
+            elif count >= self._quota:
+                break
+            guess = sample(view, rng)
+            seed = rng.getrandbits(64)  # drawn for every guess, as the search does
+            weight = 1.0 if self.noise is None else likelihood(guess, view, self.noise)
+            count += 1
+            if late:
+                solver = Solver(rules, view.dealer, turned, k.seat, tiebreak=False)
+                values = solver.values(guess.world)
+                nodes += solver.nodes
+            else:
+                values = {}
+                for card in moves:
+                    child = guess.world.copy()
+                    child.play(card)
+                    values[card] = rollout(child, rules, view.dealer, turned, k.seat, random.Random(seed),
+                                           self.epsilon)
+            if weight:
+                for card in moves:
+                    totals[card] += weight * values[card]
+                weights += weight
+                squares += weight * weight
+        if not weights:  # no guess fits the model at all: weigh them alike
+            return super()._sampled(view, k, moves, preferred, rng, start, score)
+        best = max(moves, key=lambda c: (totals[c], c == preferred, -c))
+        self.last_stats = {"mode": "solved guesses" if late else "sampled", "worlds": count, "match": False,
+                           "nodes": nodes, "effective": round(weights * weights / squares, 1),
+                           "values": {DECK[c].code: totals[c] / weights / 100 for c in moves}}
+        others = [totals[c] for c in moves if c != best]
+        margin = (totals[best] - max(others)) / weights / 100
+        return Decision(DECK[best], hints.why_sampled(DECK[best], count, totals[best] / weights / 100, margin))
 
     def _samples_for(self, k: Knowledge, moves) -> int:
         """As many guesses as the budget pays for: each is made, then tries every legal card to the
         end of the deal (every card in the hands and in the stock is played)."""
         per_guess = GUESS_COST + len(moves) * (sum(k.hand_sizes) + k.stock_count)
+        if self.noise is not None:  # the replay of the plays so far, for the opponent's likelihood
+            per_guess += k.players * k.tricks_done + len(k.trick)
         return max(self.min_samples, min(self.max_samples, self.budget // per_guess))

@@ -45,9 +45,11 @@ def review_step_html(view: View, rating, played: Card, comment: str, *, trick: i
     loss = rating.loss(played)
     best = rating.best
     top = played if played in best else best[0]
-    mistake = loss >= 0.5
+    mistake = rating.mistake(played)
     if mistake:
         badge = f'<span class="cj-badge cj-badge-mistake">Mistake: costs {esc(amount(loss))}</span>'
+    elif rating.too_close(played):
+        badge = '<span class="cj-badge cj-badge-close">Too close to call</span>'
     elif played in best:
         badge = '<span class="cj-badge cj-badge-best">Best card</span>'
     else:

@@ -1,0 +1,57 @@
+"""What the opponent's plays so far say about its hidden cards: a likelihood for each guess.
+
+A guess at the hidden cards (:func:`.worlds.sample`) is consistent with every play seen, but
+not every consistent guess is as likely: a player holding the trump ace rarely throws a low
+trump under a trick worth fighting for. The model of the opponent is the rules of thumb
+(:func:`.heuristic.rule_of_thumb`, the Casual level's play) with noise: at each of its plays
+with more than one legal card, it plays the rule of thumb's card with chance ``1 - noise``,
+and otherwise any legal card at random. The **likelihood** of a guess is the product, over the
+opponent's plays so far, of the chance that the model, holding that guess's hand, made the
+play it made. Weighting each guess by it (Rebstock et al., 2019, for Skat) leans the Expert's
+estimates toward the hands the opponent's play points to. A play the model never makes
+(``noise`` 0) rules out every guess that requires it: its likelihood is 0.
+"""
+
+from __future__ import annotations
+
+from .. import core
+from ..view import View
+from .heuristic import Stakes, keeps_low, rule_of_thumb
+from .worlds import Guess, World
+
+__all__ = ["NOISE", "likelihood"]
+
+NOISE = 0.5
+"""The model's share of plays made at random instead of by the rules of thumb."""
+
+
+def likelihood(guess: Guess, view: View, noise: float = NOISE) -> float:
+    """The chance that the other seats, under the model, played as ``view`` shows, given ``guess``'s hands.
+
+    The cost is one replay of the plays so far (``len(view.played)`` cards), counted by the Expert.
+    """
+    rules = view.rules
+    trump = int(view.trump)
+    turned = view.turned.index if view.turned is not None else -1
+    world = World.start(guess.deal_hands, guess.deal_stock, view.dealer, trump, rules)
+    keep_low, worth = keeps_low(rules, trump, turned), Stakes(rules, trump, turned)
+    n, me = view.players, view.seat
+    played, weight = 0, 1.0
+    for card in view.played:
+        index = card.index
+        trick = world.trick
+        seat = core.play_order(world.leader, n)[len(trick)]
+        if seat != me:
+            hand = world.hands[seat]
+            legal = core.legal_mask(hand, trick[0] if trick else -1, trump, world.void_any)
+            count = bin(legal).count("1")
+            if count > 1:
+                stake, _ = worth.now(world.piles)
+                model, _ = rule_of_thumb(hand, legal, tuple(trick), trump, world.top, played | hand, stake,
+                                         len(trick) == n - 1, keep_low)
+                weight *= (1 - noise if model == index else 0.0) + noise / count
+                if weight == 0.0:
+                    return 0.0
+        played |= 1 << index
+        world.play(index)
+    return weight

@@ -1,0 +1,203 @@
+"""Issue 33: the coach says how sure it is, and the Expert reads the opponent's plays.
+
+- The uncertainty of a card's loss is the standard error of its paired difference to the best
+  card over the same worlds; a play is a mistake only when it costs half a point clearly, else
+  it is "too close to call", said in words and kept out of the drills and the practice queue.
+- An unclear verdict draws more worlds, up to a budget, counted: the same seed gives the same
+  verdicts. Exact values stay exact.
+- The opponent model's likelihoods: a play the model never makes removes the guesses that
+  require it; the Expert stays reproducible from its seed and within its counted budget.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from calijack import Deal, Rules
+from calijack.cards import parse_card
+from calijack.drill import drills_of
+from calijack.players import get_player, play_deal
+from calijack.players.base import Knowledge
+from calijack.players.inference import likelihood
+from calijack.players.worlds import Guess, sample
+from calijack.retry import queue_entry
+from calijack.review import (MISTAKE, MISTAKE_CALL, SOUND, TOO_CLOSE, Outcome, PlayReview, Rating,
+                             exact_position, rate, review)
+from calijack.text_coach import review_comment, review_lines
+
+A, B, C = parse_card("AS"), parse_card("7H"), parse_card("2C")
+
+
+def planted(best_runs, other_runs, third_runs=None) -> Rating:
+    """An estimated rating with the given per-world values of A (best), B and C."""
+    runs = {A: tuple(best_runs), B: tuple(other_runs)}
+    if third_runs is not None:
+        runs[C] = tuple(third_runs)
+    values = {c: sum(r) / len(r) for c, r in runs.items()}
+    outcomes = {c: Outcome(0.5, {"high": (0.5, 0.5)}) for c in runs}
+    return Rating(0, False, len(best_runs), values, outcomes, True, None, runs)
+
+
+def test_the_uncertainty_is_the_paired_standard_error_of_the_gap_to_the_best_card():
+    # Values that swing wildly from world to world but keep the same gap: paired, no doubt at all.
+    swing = [(-2) ** (k % 3) for k in range(40)]
+    steady = planted([v + 1 for v in swing], swing)
+    assert steady.stderr(B) == 0 and steady.verdict(B) == MISTAKE_CALL
+    # A gap of 0 or 2 by turns: mean 1, spread 1 (sample sd 40/39 ** .5), 40 worlds.
+    noisy = planted([2 if k % 2 else 0 for k in range(40)], [0] * 40)
+    assert noisy.stderr(B) == pytest.approx(math.sqrt(40 / 39) / math.sqrt(40))
+    assert noisy.spread[B] == round(noisy.stderr(B), 2) and noisy.spread[A] == 0
+    assert noisy.stderr(A) == 0  # the best card against itself
+
+
+def test_a_loss_of_half_a_point_is_a_mistake_only_when_clearly_so():
+    n = 100
+    clear = planted([1] * n, [0.2 if k % 2 else 0.0 for k in range(n)])      # loss 0.9, SE 0.01
+    close = planted([1] * n, [1.8 if k % 2 else -1.0 for k in range(n)])     # loss 0.6, SE 0.14
+    sound = planted([1] * n, [0.9] * n)                                      # loss 0.1
+    assert clear.loss(B) == pytest.approx(0.9) and clear.verdict(B) == MISTAKE_CALL
+    assert close.loss(B) == pytest.approx(0.6) and close.verdict(B) == TOO_CLOSE
+    assert close.unclear(B) and not clear.unclear(B)
+    assert sound.verdict(B) == SOUND and sound.verdict(A) == SOUND
+    # The rule is the interval's, not the estimate's: with z = 0 the close play is a mistake.
+    assert close.verdict(B, z=0) == MISTAKE_CALL
+
+
+def test_a_play_too_close_to_call_is_said_in_words_and_never_drilled_or_queued(eng):
+    state = eng.random_position(Rules(), 3, 12)
+    card = state.legal_cards()[0]
+    walk = state.play(card)
+    n = 60
+    close = planted([1] * n, [1.8 if k % 2 else -1.0 for k in range(n)])
+    clear = planted([1] * n, [0.0] * n)
+    sentence = review_comment(B, close, state.trump)
+    assert sentence.startswith("Too close to call:") and "not counted as a mistake" in sentence
+    assert sentence.count(". ") == 0 and sentence.endswith(".")
+    assert not review_comment(B, clear, state.trump).startswith("Too close")
+    reviews = [PlayReview(len(state.plays), 1, state.to_play, B, close, sentence),
+               PlayReview(len(state.plays), 1, state.to_play, B, clear, "")]
+    assert reviews[0].too_close and not reviews[0].mistake and reviews[1].mistake
+    assert reviews[0].to_json()["verdict"] == "too close" and reviews[0].to_json()["spread"]["7H"] > 0
+    assert "too close to call" in review_lines(reviews[:1])[0]
+    # The drills (and so the practice queue, built from them) hold the clear mistake only.
+    whole = walk.play(walk.legal_cards()[0])
+    found = drills_of(whole, reviews[:1])
+    assert found == []
+    assert len(drills_of(whole, reviews[1:])) == 1 and queue_entry(drills_of(whole, reviews[1:])[0])
+
+
+def unclear_play(eng):
+    """A position and a card whose verdict is unclear at 4 worlds (found by looking, reproducibly)."""
+    for seed in range(40):
+        state = eng.random_position(Rules(), 700 + seed, 10)
+        for card in state.legal_cards():
+            if rate(state, 4, random.Random(seed)).unclear(card):
+                return state, card, seed
+    raise AssertionError("no unclear play in 40 positions")
+
+
+def test_an_unclear_verdict_draws_more_worlds_up_to_the_budget_and_reproduces(eng):
+    state, card, seed = unclear_play(eng)
+    first = rate(state, 4, random.Random(seed), played=card, max_samples=16)
+    assert first.samples in (8, 16)                      # more worlds, within the budget
+    again = rate(state, 4, random.Random(seed), played=card, max_samples=16)
+    assert again.samples == first.samples and again.values == first.values
+    assert again.verdict(card) == first.verdict(card)
+    # The first 4 worlds are the ones drawn without the extra guesses: same generator, drawn on.
+    base = rate(state, 4, random.Random(seed))
+    assert all(first.per_world[c][:4] == base.per_world[c] for c in base.values)
+    # The budget is respected: at most max_samples, exactly so when it stays unclear.
+    capped = rate(state, 4, random.Random(seed), played=card, max_samples=6)
+    assert capped.samples in (4, 6) and capped.samples <= 6
+    # The best card is never unclear: no extra worlds for it.
+    assert rate(state, 4, random.Random(seed), played=base.best[0], max_samples=16).samples == 4
+    with pytest.raises(ValueError, match="max_samples"):
+        rate(state, 4, 1, played=card, max_samples=3)
+
+
+def test_a_review_counts_its_extra_worlds_and_exact_values_stay_exact():
+    heuristic = get_player("heuristic")
+    state = play_deal(Deal.random(8), [heuristic, get_player("random")], random.Random(8)).rewind(44)
+    one = review(state, seats=[1], samples=3, seed=2, max_samples=9)
+    two = review(state, seats=[1], samples=3, seed=2, max_samples=9)
+    assert [r.to_json() for r in one] == [r.to_json() for r in two]
+    estimated = [r.rating.samples for r in one if not r.rating.exact]
+    assert all(s in (3, 6, 9) for s in estimated) and max(estimated) > 3
+    exact = [r for r in one if r.rating.exact]
+    assert exact and all(exact_position(state.rewind(r.index)) for r in exact)
+    for r in exact:
+        assert r.rating.samples is None and all(v == 0 for v in r.rating.spread.values())
+        assert r.mistake == (r.loss >= MISTAKE) and not r.too_close
+
+
+# -- the opponent model ------------------------------------------------------------------------
+
+def test_a_play_the_model_never_makes_rules_out_the_guesses_that_require_it():
+    # Seat 1 plays by the rules of thumb (the model), seat 0 at random: seen from seat 0, the
+    # true hands explain every play (likelihood 1 with no noise); guesses that do not are removed.
+    rng = random.Random(4)
+    deal = Deal.random(rng)
+    players = [get_player("random"), get_player("heuristic")]
+    state = deal.start()
+    while len(state.plays) < 17:
+        state = state.play(players[state.to_play].choose(state.view(state.to_play), rng).card)
+    while state.to_play != 0:
+        state = state.play(players[1].choose(state.view(1), rng).card)
+    view = state.view(0)
+    truth = Guess(None, tuple(tuple(c.index for c in h) for h in deal.hands),
+                  tuple(c.index for c in deal.stock), True)
+    assert likelihood(truth, view, noise=0.0) == 1.0
+    weights = []
+    for k in range(30):
+        guess = sample(view, random.Random(k))
+        assert guess.consistent                               # impossible guesses are never drawn
+        weights.append(likelihood(guess, view, noise=0.0))
+    assert set(weights) <= {0.0, 1.0} and 0.0 in weights      # some guesses are removed …
+    noisy = [likelihood(sample(view, random.Random(k)), view, noise=0.5) for k in range(30)]
+    assert all(w > 0 for w in noisy) and len(set(noisy)) > 1  # … and with noise only weighed down
+
+
+def test_the_expert_is_reproducible_and_spends_its_counted_budget(monkeypatch):
+    from calijack.players import expert, search
+
+    rng = random.Random(6)
+    state = Deal.random(rng).start()
+    for _ in range(9):
+        state = state.play(state.legal_cards()[0])
+    view = state.view(state.to_play)
+    assert view.stock_count > expert.LATE_STOCK and len(view.legal) > 1
+    made = []
+    real = expert.sample
+    monkeypatch.setattr(expert, "sample", lambda *a, **kw: made.append(1) or real(*a, **kw))
+    monkeypatch.setattr(search, "sample", lambda *a, **kw: made.append(1) or real(*a, **kw))
+    player = expert.ExpertPlayer(budget=3000, min_samples=1, max_samples=1000)
+    first = player.choose(view, random.Random(1))
+    stats = dict(player.last_stats)
+    k = len(view.legal)
+    per_guess = (expert.GUESS_COST + k * (sum(view.hand_sizes) + view.stock_count) + len(view.played))
+    assert len(made) == stats["worlds"] == 3000 // per_guess
+    again = expert.ExpertPlayer(budget=3000, min_samples=1, max_samples=1000).choose(view, random.Random(1))
+    assert again == first and player.last_stats == stats
+    assert 1 <= stats["effective"] <= stats["worlds"]
+
+
+def test_the_expert_solves_each_guess_late_in_the_stock_within_its_node_budget(monkeypatch):
+    from calijack.players import expert
+
+    monkeypatch.setattr(expert, "LATE_MIN", 2)  # two solved guesses are enough to check the count
+    rng = random.Random(2)
+    state = Deal.random(rng).start()
+    while not (state.view(state.to_play).stock_count <= expert.LATE_STOCK and len(state.legal_cards()) > 1):
+        state = state.play(state.legal_cards()[-1])
+    view = state.view(state.to_play)
+    assert 0 < view.stock_count <= expert.LATE_STOCK
+    assert not expert.ExpertPlayer()._late(Knowledge.from_view(view))  # off by default
+    player = expert.ExpertPlayer(solve_budget=2000, late_stock=expert.LATE_STOCK)
+    decision = player.choose(view, random.Random(3))
+    stats = player.last_stats
+    # Each guess solved costs thousands of positions: the budget is spent at the fewest guesses.
+    assert stats["mode"] == "solved guesses" and stats["worlds"] == expert.LATE_MIN and stats["nodes"] > 2000
+    assert expert.ExpertPlayer(solve_budget=2000, late_stock=expert.LATE_STOCK).choose(view, random.Random(3)) == decision
