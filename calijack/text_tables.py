@@ -41,6 +41,7 @@ TEXTS = {
     "invite_self": "Pick a classmate, not yourself.",
     "invite_name": "{value!r} is not a classmate's name on this hub.",
     "not_teacher": "Only the class's teacher may watch a table.",
+    "bad_origin": "Only a page of this hub may connect to its tables.",
     # -- what the table says --------------------------------------------------------------------------
     "waiting_for": "Waiting for a classmate to join: send them this table's link.",
     "waiting_invited": "Waiting for {name} to join.",

@@ -12,7 +12,10 @@ Routes, under the service's prefix (``/services/calijack-class/``):
 - ``api/progress``: GET, PUT (merged with the stored one; the merge comes back), DELETE the
   caller's own document;
 - ``sync``: a small page the lesson pages load in a hidden frame (it gives them the XSRF token);
-- the teacher's: the class table (the prefix itself, ``?sort=…&order=…``), ``class.csv``,
+- ``tables/…``: classmates playing each other, the game on the server
+  (:mod:`calijack.classsvc.tables`: a lobby, a table page, websockets);
+- the teacher's: the class table (the prefix itself, ``?sort=…&order=…``; the tables in play
+  below it, each with a Watch link), ``class.csv``,
   ``learner/NAME`` (their last deals; ``learner/NAME/deal/N.json`` a deal's record),
   ``learner/NAME/delete`` (POST: remove their document).
 """
@@ -33,6 +36,7 @@ from ..progress import MAX_CHARS, ProgressError
 from ..progress.reader import read
 from ..text_class import say
 from .summary import CSV_HEADER, row
+from .tables import routes as table_routes, settings as table_settings, tables_section
 
 NAME = "calijack-class"
 """The service's name on the hub (its URL is ``/services/calijack-class/``)."""
@@ -130,7 +134,9 @@ class ClassPage(Base):
                 "stars": lambda r: r.stars, "deals": lambda r: r.deals,
                 "queue": lambda r: (r.due, r.queued), "active": lambda r: r.active}
         rows.sort(key=keys[sort], reverse=order == "desc")
-        self.write(_class_page(self.settings["calijack_prefix"], self.settings["calijack_hub"], rows, sort, order))
+        page = _class_page(self.settings["calijack_prefix"], self.settings["calijack_hub"], rows, sort, order)
+        section = tables_section(self.settings["calijack_room"], self.settings["calijack_prefix"])
+        self.write(page.replace("</main>", section + "</main>", 1))
 
 
 class CsvHandler(Base):
@@ -186,9 +192,10 @@ class DeleteLearner(Base):
                          f"<p><a href='{self.settings['calijack_prefix']}'>{html.escape(say('learner_back'))}</a></p>"))
 
 
-def make_app(store, prefix: str, hub_url: str = "/hub/", hub_auth=None) -> web.Application:
+def make_app(store, prefix: str, hub_url: str = "/hub/", hub_auth=None, room=None) -> web.Application:
     """The service's application at ``prefix`` (ends with "/"), keeping documents in ``store``;
-    ``hub_auth`` a :class:`HubOAuth` (by default the one the hub's variables describe)."""
+    ``hub_auth`` a :class:`HubOAuth` (by default the one the hub's variables describe); ``room``
+    the classmates' tables (:class:`calijack.tables.Room`; a new one by default)."""
     p = re.escape(prefix)
     name = r"([^/]{1,80})"
     return web.Application([
@@ -200,7 +207,8 @@ def make_app(store, prefix: str, hub_url: str = "/hub/", hub_auth=None) -> web.A
         (p + rf"learner/{name}/deal/([0-9]{{1,3}})\.json", DealRecord),
         (p + rf"learner/{name}/delete", DeleteLearner),
         (p + r"oauth_callback", HubOAuthCallbackHandler),
-    ], calijack_store=store, calijack_prefix=prefix, calijack_hub=hub_url, calijack_hub_auth=hub_auth,
+        *table_routes(p),
+    ], **table_settings(room, TEACHER_SCOPE, _page), calijack_store=store, calijack_prefix=prefix, calijack_hub=hub_url, calijack_hub_auth=hub_auth,
         cookie_secret=secrets.token_bytes(32))  # a restart signs in again, through the hub
 
 
