@@ -34,6 +34,7 @@ from tornado import web, websocket
 from tornado.ioloop import IOLoop
 
 from .. import progress
+from ..progress.entries import deal_totals
 from ..tables import Room, TableError
 from ..text_class import say as class_say
 from ..text_tables import TEXTS, say
@@ -204,16 +205,11 @@ def broadcast_lobby(settings: dict) -> None:
         socket.send({"type": "view", "view": socket.view()})
 
 
-_TOTALS = ("deals", "for", "against", "won", "lost")
-
-
 def progress_of(result: dict) -> dict:
     """A progress document holding one finished deal of a table (merged into the learner's by the store)."""
     doc = progress.empty()
     entry = result["entry"]
-    mine = entry["points"][entry["seat"]]
-    totals = {"deals": 1, "for": mine, "against": sum(entry["points"]) - mine,
-              "won": int(entry["match"] == "won"), "lost": int(entry["match"] == "lost")}
+    totals = deal_totals(entry)
     if result["people"]:
         doc["people"] = {"totals": {entry["opponent"]: totals}, "deals": [entry]}
     else:

@@ -45,6 +45,7 @@ import json
 from typing import Any
 
 from .document import KEPT_DEALS, KEPT_DRILLS, KEPT_PEOPLE, MAX_CHARS, SECTIONS, VERSION, FORMAT
+from .entries import deal_totals
 from .reader import read
 
 _TOTALS = ("deals", "for", "against", "won", "lost")
@@ -80,18 +81,12 @@ def merge_puzzles(a: dict, b: dict) -> dict:
     return {k: out[k] for k in sorted(out, key=int)[:_MAX_PUZZLES]}
 
 
-def _deal_totals(entry: dict) -> dict:
-    mine = entry["points"][entry["seat"]] if entry["seat"] < len(entry["points"]) else 0
-    return {"deals": 1, "for": mine, "against": sum(entry["points"]) - mine,
-            "won": int(entry["match"] == "won"), "lost": int(entry["match"] == "lost")}
-
-
 def _kept_totals(deals: list[dict]) -> dict[str, dict]:
     """The totals per opponent of the deals kept as records."""
     out: dict[str, dict] = {}
     for entry in deals:
         totals = out.setdefault(entry["opponent"], dict.fromkeys(_TOTALS, 0))
-        for name, value in _deal_totals(entry).items():
+        for name, value in deal_totals(entry).items():
             totals[name] += value
     return out
 
