@@ -8,6 +8,8 @@ refused; a finished deal lands in both players' progress, apart from the compute
 from __future__ import annotations
 
 import copy
+import csv
+import io
 import html
 import json
 import re
@@ -229,6 +231,12 @@ class TablesTest(AsyncHTTPTestCase):
             assert [d["opponent"] for d in doc["people"]["deals"]] == [other]
             assert doc["people"]["totals"][other]["deals"] == 1
             assert doc["people"]["deals"][0]["points"] == views[name]["points"]
+        # the teacher's table counts them apart from the deals against the computer
+        page = (await self.get("", "teacher-token")).body.decode()
+        assert page.count("data-people='1'") == 2 and page.count("data-deals='0'") == 2
+        rows = list(csv.reader(io.StringIO((await self.get("class.csv", "teacher-token")).body.decode())))
+        assert rows[0][-1] == "deals against classmates (mean points a deal)" and len(rows) == 3
+        assert all(r[-1].startswith("1 deals, ") for r in rows[1:]), rows
 
     @gen_test(timeout=30)
     async def test_a_player_gone_for_good_and_the_deal_finished_against_the_computer(self):

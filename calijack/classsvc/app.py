@@ -43,7 +43,7 @@ NAME = "calijack-class"
 TEACHER_SCOPE = f"custom:{NAME}:teacher"
 """The scope of the teacher's pages: granted to the teacher's role only."""
 _LEARNER = re.compile(r"[a-z0-9][a-z0-9._-]{0,39}")
-_SORTS = ("learner", "checks", "stars", "deals", "queue", "active")
+_SORTS = ("learner", "checks", "stars", "deals", "people", "queue", "active")
 
 
 class Base(HubOAuthenticated, web.RequestHandler):
@@ -131,7 +131,7 @@ class ClassPage(Base):
         order = "desc" if self.get_argument("order", "") == "desc" else "asc"
         rows = [row(name, doc, when) for name, doc, when in self.store.all()]
         keys = {"learner": lambda r: r.learner, "checks": lambda r: (r.answered, r.first),
-                "stars": lambda r: r.stars, "deals": lambda r: r.deals,
+                "stars": lambda r: r.stars, "deals": lambda r: r.deals, "people": lambda r: r.people[0],
                 "queue": lambda r: (r.due, r.queued), "active": lambda r: r.active}
         rows.sort(key=keys[sort], reverse=order == "desc")
         page = _class_page(self.settings["calijack_prefix"], self.settings["calijack_hub"], rows, sort, order)
@@ -246,7 +246,7 @@ def _list(items: list[str]) -> str:
 def _class_page(prefix: str, hub: str, rows, sort: str, order: str) -> str:
     e = html.escape
     heads = [("learner", "col_learner"), ("checks", "col_checks"), ("stars", "col_stars"),
-             ("deals", "col_deals"), ("queue", "col_queue"), ("active", "col_active")]
+             ("deals", "col_deals"), ("people", "col_people"), ("queue", "col_queue"), ("active", "col_active")]
     ths = []
     for key, text in heads:
         now = key == sort
@@ -264,6 +264,7 @@ def _class_page(prefix: str, hub: str, rows, sort: str, order: str) -> str:
             f"{e(say('checks_cell', answered=r.answered, first=r.first))}{_list(chapters) if chapters else ''}</td>"
             f"<td data-stars='{r.stars}'>{r.stars}</td>"
             f"<td data-deals='{r.deals}'>{_list(levels)}</td>"
+            f"<td data-people='{r.people[0]}'>{e(say('people_cell', deals=r.people[0], mean=f'{r.people[1]:.2f}'))}</td>"
             f"<td data-queued='{r.queued}' data-due='{r.due}'>{e(say('queue_cell', queued=r.queued, due=r.due))}</td>"
             f"<td>{e(r.active.strftime('%Y-%m-%d %H:%M'))}</td></tr>")
     table = (f"<div class='wrap' role='region' aria-labelledby='cj-caption' tabindex='0'><table>"
