@@ -82,7 +82,7 @@ TEXTS = {
     "stock_empty": "The stock is empty.",
     "trump": "Trump: {suit}",
     "scores": "Match points: {scores} (first to {target}).",
-    "last_trick": "Last trick",
+    "log_label": "What happened lately",
     "next_deal": "Next deal",
     "take_over": "Finish against the computer",
     "lobby_link": "Back to the tables",

@@ -149,6 +149,8 @@ class TablesTest(AsyncHTTPTestCase):
         hands = {c.code for s in (0, 1) for c in self.room.tables[table].game.state.hand(s)}
         assert watched["view"]["kind"] == "watch" and len(watched["view"]["played"]) == 4
         assert not set(CODE.findall(watch.frames[-1])) & hands
+        cy = await self.page("tables/ws", "cy-token")  # the teacher watching is no classmate to invite
+        assert (await cy.next())["view"]["online"] == ["ann", "bo"]
         answer = await self.get("", "teacher-token")
         assert f"tables/watch/{table}" in answer.body.decode() and "ann \u00b7 bo" in answer.body.decode()
         # a reload: the page goes, a new one comes, and sees the very same table

@@ -95,7 +95,7 @@
                                       onclick: function () { act("computer"); } }));
         }
         if (buttons.length) children.push(el("div", { "class": "cj-row" }, buttons));
-        children.push(el("ul", { "class": "cj-log", "aria-label": T.last_trick },
+        children.push(el("ul", { "class": "cj-log", "aria-label": T.log_label },
                          v.messages.map(function (m) { return el("li", { text: m }); })));
       } else {
         children.push(el("h2", { text: T.played_head }));

@@ -105,8 +105,9 @@ class Socket(_Hub, websocket.WebSocketHandler):
     # -- the connection --------------------------------------------------------------------------
     def open(self, table_id: str | None = None):
         sockets = self.settings["calijack_sockets"]
-        self.room.arrive(self.name)
         self.arrived = True
+        if self.mode != "watch":  # the teacher watching is not a classmate to invite
+            self.room.arrive(self.name)
         if self.mode == "lobby":
             sockets.setdefault(None, set()).add(self)
             broadcast_lobby(self.settings)
@@ -149,7 +150,8 @@ class Socket(_Hub, websocket.WebSocketHandler):
         self.arrived = False
         sockets = self.settings["calijack_sockets"]
         sockets.get(self.table_id, set()).discard(self)
-        self.room.depart(self.name)
+        if self.mode != "watch":
+            self.room.depart(self.name)
         if self.mode == "seat" and self.table_id in self.room.tables:
             self.room.disconnect(self.table_id, self.name)
             table_id, settings = self.table_id, self.settings
