@@ -71,7 +71,6 @@ TEXTS = {
     "status_waiting": "waiting for a player",
     "status_playing": "deal {deal}, trick {trick} of {tricks}",
     "status_over": "match over",
-    "go_table": "Go to the table",
     "table_title": "California Jack: a table on the hub",
     "watch_title": "Watching a table",
     "your_hand": "Your hand",
