@@ -217,6 +217,8 @@ class TablesTest(AsyncHTTPTestCase):
                 assert error.code == 403, (path, token, origin)
             else:
                 raise AssertionError(f"{path} opened for {token} from {origin}")
+        refused = (await self.get("", "ann-token")).body.decode()  # the class's page sends a learner to the lobby
+        assert f"href='{PREFIX}tables/'" in refused and say("lobby_title") in refused
         answer = await self.get(f"tables/watch/{table}", "ann-token")
         assert answer.code == 403 and say("not_teacher") in html.unescape(answer.body.decode())
         page = (await self.get(f"tables/t/{table}", "bo-token")).body.decode()

@@ -35,6 +35,7 @@ from tornado import web
 from ..progress import MAX_CHARS, ProgressError
 from ..progress.reader import read
 from ..text_class import say
+from ..text_tables import say as say_tables
 from .summary import CSV_HEADER, row
 from .tables import routes as table_routes, settings as table_settings, tables_section
 
@@ -70,7 +71,11 @@ class Base(HubOAuthenticated, web.RequestHandler):
             self.finish(json.dumps({"error": reason}))
         else:
             self.set_header("Content-Type", "text/html; charset=utf-8")
-            self.finish(_page(str(status_code), f"<p role='alert'>{html.escape(reason)}</p>"))
+            more = ""
+            if reason == say("not_teacher"):  # a learner who came to the service: their own page is the lobby
+                lobby = self.settings["calijack_prefix"] + "tables/"
+                more = f"<p><a href='{html.escape(lobby)}'>{html.escape(say_tables('lobby_title'))}</a></p>"
+            self.finish(_page(str(status_code), f"<p role='alert'>{html.escape(reason)}</p>{more}"))
 
     def learner(self) -> str:
         """The caller's hub name (the hub's word, never the page's)."""
