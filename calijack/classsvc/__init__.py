@@ -50,6 +50,9 @@ def main(argv=None) -> int:
     prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/services/calijack-class/")
     hub = os.environ.get("JUPYTERHUB_BASE_URL", "/") + "hub/"
     app = make_app(Store(db_url(args.db)), prefix, hub)
-    app.listen(bind.port, args.listen or bind.hostname, xheaders=True)
+    from ..progress import MAX_CHARS
+
+    # A document is ASCII; a body past four bytes a character is refused before it is read whole.
+    app.listen(bind.port, args.listen or bind.hostname, xheaders=True, max_body_size=4 * MAX_CHARS + 4096)
     IOLoop.current().start()
     return 0

@@ -28,6 +28,7 @@ import io
 import json
 import re
 import secrets
+from pathlib import Path
 
 from jupyterhub.services.auth import HubOAuth, HubOAuthCallbackHandler, HubOAuthenticated
 from tornado import web
@@ -219,26 +220,15 @@ def make_app(store, prefix: str, hub_url: str = "/hub/", hub_auth=None, room=Non
 
 # -- the pages ------------------------------------------------------------------------------------
 
-_CSS = """
-:root { color-scheme: light; font-family: system-ui, sans-serif; line-height: 1.45; }
-body { margin: 0 auto; max-width: 75rem; padding: 1rem; color: #1b1b1b; background: #fff; }
-a { color: #0b4f9c; }
-nav { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; margin-bottom: 1rem; }
-.wrap { overflow-x: auto; border: 1px solid #ccc; }
-table { border-collapse: collapse; width: 100%; font-size: .95rem; }
-th, td { text-align: left; vertical-align: top; padding: .45rem .6rem; border-bottom: 1px solid #ddd; }
-th a { display: inline-block; min-height: 1.5rem; }
-td ul { margin: .25rem 0 0; padding-left: 1.1rem; }
-button { font: inherit; padding: .5rem 1rem; min-height: 2.75rem; }
-@media (max-width: 640px) { body { padding: .5rem; } th, td { padding: .35rem; font-size: .9rem; } }
-"""
+# The pages' one stylesheet, a file of its own (the package keeps no stylesheet in a Python string).
+_STYLE = (Path(__file__).with_name("pages.css")).read_text(encoding="utf-8")
 
 
 def _page(title: str, body: str, body_data: dict | None = None) -> str:
     data = "".join(f' data-{k}="{html.escape(v)}"' for k, v in (body_data or {}).items())
     return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
             f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
-            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head>"
+            f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>"
             f"<body{data}><main>{body}</main></body></html>")
 
 

@@ -292,11 +292,11 @@
   // the next save. Nothing here blocks the page: progress is kept in this browser first.
   var link = { url: null, xsrf: null, timer: null, busy: false, paused: false, last: 0, ready: null, again: false };
 
-  function call(method, body) {
+  function call(method, body, keepalive) {
     var headers = { "X-XSRFToken": link.xsrf };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     return root.fetch(link.url + "api/progress", { method: method, headers: headers, body: body,
-      credentials: "same-origin", cache: "no-store" }).then(function (answer) {
+      credentials: "same-origin", cache: "no-store", keepalive: !!keepalive }).then(function (answer) {
       if (!answer.ok) throw new Error(String(answer.status));
       return answer.status === 204 ? null : answer.json();
     });
@@ -392,6 +392,16 @@
     }
     link.url = url;
     link.ready = connect();
+    // Leaving the page with a call still waiting for its turn: it goes now (the browser finishes
+    // it after the page is gone; the body is far under keepalive's limit only for small
+    // documents, so a large one waits for the next visit).
+    root.addEventListener && root.addEventListener("pagehide", function () {
+      if (!link.timer || !link.xsrf) return;
+      clearTimeout(link.timer);
+      link.timer = null;
+      var got = load();
+      if (!got.unreadable) call("PUT", JSON.stringify(got.doc), true).catch(function () { /* next visit */ });
+    });
     return link.ready;
   }
 

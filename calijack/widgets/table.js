@@ -277,14 +277,14 @@ function render({ model, el }) {
     showNote();
   };
   if (store) {
-    // On the class's hub, the server's copy is merged in first (a few seconds at most), so a
+    // On the class's hub, the server's copy is merged in first (seconds on a busy hub), so a
     // game left on another device is offered here too.
     const url = model.get("class_url");
     if (url && store.startSync) {
       let told = false;
       const once = () => { if (!told) { told = true; tellStored(); } };
       store.startSync(url).then(once, once);
-      setTimeout(once, 4000);
+      setTimeout(once, 15000);  // a sync that hangs: the page goes on with what this browser holds
       globalThis.addEventListener("calijack-progress", showNote);
     } else {
       tellStored();

@@ -243,11 +243,14 @@ def test_a_learners_progress_on_the_hub_reaches_the_teacher_and_follows_them(hub
     wait_for_sandbox(gwen, timeout=180_000)
     gwen.evaluate("calijackProgress.answerCheck('book/03_legal_play#1', true)")
     play_a_card(gwen)  # the unfinished game is saved, and sent within a few seconds
+    gwen.wait_for_function("calijackProgress.read().game !== null")  # the page has kept the game
     assert gwen.evaluate("calijackProgress.syncNow()") is True  # the service holds what the page holds
 
     teacher = new_page()
     assert submit_login(teacher, hub, TEACHER, password(TEACHER)) == 302
     teacher.wait_for_url(hub.url + "hub/admin*")
+    # The teacher lands on the admin page, whose Services menu links to the class's page.
+    expect(teacher.locator(f"a.dropdown-item[href='/{CLASS}']")).to_have_count(1)
     row = teacher.locator("tr", has=teacher.get_by_role("link", name="gwen", exact=True))
 
     def shown() -> bool:
@@ -270,10 +273,24 @@ def test_a_learners_progress_on_the_hub_reaches_the_teacher_and_follows_them(hub
     # Her progress follows her: a new browser, the server's copy merged in as the lesson opens.
     other = new_page()
     assert submit_login(other, hub, "gwen", password("gwen")) == 302
-    other.get_by_role("button", name=TEXTS["continue"]).click(timeout=120_000)  # her game, offered here
+    try:
+        other.get_by_role("button", name=TEXTS["continue"]).click(timeout=120_000)  # her game, offered here
+    except Exception:  # noqa: BLE001 - what the page holds says why
+        held = other.evaluate("({status: calijackProgress.status(), game: calijackProgress.read().game !== null,"
+                              " checks: Object.keys(calijackProgress.read().checks)})")
+        pytest.fail(f"gwen's game was not offered in a new browser: {held}; the page says "
+                    f"{other.locator('body').inner_text()[:600]!r}", pytrace=False)
     wait_for_sandbox(other, timeout=60_000)
     assert int(other.locator(".cj-sandbox-table").get_attribute("data-plays")) >= 1
     assert "book/03_legal_play#1" in other.evaluate("calijackProgress.read().checks")
+
+    # The teacher removes gwen's data from her page (a form the hub's XSRF check lets through).
+    teacher.goto(hub.url + CLASS + "learner/gwen")
+    teacher.once("dialog", lambda dialog: dialog.accept())
+    teacher.get_by_role("button", name=say("delete", name="gwen")).click()
+    expect(teacher.get_by_role("status")).to_have_text(say("deleted", name="gwen"))
+    teacher.goto(hub.url + CLASS)
+    assert row.count() == 0
 
 
 def test_two_learners_play_each_other_at_a_table_and_the_teacher_watches(hub, browser, new_page, page_guard):
