@@ -44,6 +44,7 @@ log = logging.getLogger("calijack.classsvc.tables")
 FRAME_LIMIT = 64 * 1024
 """The largest websocket frame tornado reads at all (the room refuses past MAX_MESSAGE, in a sentence)."""
 SCRIPT = Path(__file__).with_name("tables.js")
+STYLE = Path(__file__).with_name("tables.css")
 _ID = r"([A-Za-z0-9_-]{10,64})"
 
 
@@ -248,7 +249,8 @@ class _Page(_Hub, web.RequestHandler):
                 f"<p id='cj-status' role='status' aria-live='polite'>{html.escape(say('connecting'))}</p>"
                 f"<div id='cj-alert' role='alert'></div><div id='cj-app'></div>"
                 f"<script type='application/json' id='cj-config'>{data}</script>"
-                f"<style>{_CSS}</style><script>{SCRIPT.read_text(encoding='utf-8')}</script>")
+                f"<style>{STYLE.read_text(encoding='utf-8')}</style>"
+                f"<script>{SCRIPT.read_text(encoding='utf-8')}</script>")
         self.write(_page(title, body))
 
 
@@ -315,21 +317,3 @@ def tables_section(room: Room, prefix: str) -> str:
                      f"aria-label='{e(say('watch_link'))}: {e(names)}'>{e(say('watch_link'))}</a></li>")
     inner = f"<ul id='cj-tables'>{''.join(items)}</ul>" if items else f"<p>{e(say('tables_none'))}</p>"
     return f"<section aria-labelledby='cj-tables-head'><h2 id='cj-tables-head'>{e(say('tables_head'))}</h2>{inner}</section>"
-
-
-_CSS = """
-.cj-row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .5rem 0; }
-.cj-card { font: inherit; font-size: 1.25rem; min-width: 3rem; min-height: 3.25rem; padding: .25rem .5rem;
-  border: 2px solid #555; border-radius: .4rem; background: #fff; color: #1b1b1b; }
-.cj-card.red { color: #b00020; }
-button.cj-card { cursor: pointer; }
-button.cj-card[aria-disabled='true'] { opacity: .55; cursor: not-allowed; border-style: dashed; }
-button.cj-card:not([aria-disabled='true']) { border-color: #0b4f9c; box-shadow: 0 0 0 2px #cfe0f5; }
-button:focus-visible, a:focus-visible { outline: 3px solid #0b4f9c; outline-offset: 2px; }
-.cj-felt { background: #eef5ee; border: 1px solid #9bb89b; border-radius: .5rem; padding: .5rem .75rem; }
-.cj-log { font-size: .95rem; padding-left: 1.1rem; }
-#cj-alert:empty { display: none; }
-#cj-alert { border-left: 4px solid #b00020; padding: .25rem .5rem; margin: .5rem 0; }
-input[readonly] { font: inherit; width: 100%; max-width: 40rem; padding: .4rem; box-sizing: border-box; }
-h2 { font-size: 1.15rem; margin: 1rem 0 .25rem; }
-"""
