@@ -362,11 +362,14 @@ def test_two_learners_play_each_other_at_a_table_and_the_teacher_watches(hub, br
 
         # A forged move (a card of the other hand, sent by hand): one sentence, nothing changed.
         seq = ann.locator("#cj-app").get_attribute("data-seq")
-        theirs = bo.locator("#cj-hand button").first.get_attribute("data-card")
-        ann.evaluate("([card, seq]) => calijackTables.send({type: 'play', table: location.pathname.split('/').pop(), "
-                     "seq: Number(seq), card: card})", [theirs, seq])
-        expect(ann.locator("#cj-alert")).to_have_text(say("not_your_card", card=parse_card(theirs)))
-        assert ann.locator("#cj-app").get_attribute("data-seq") == seq
+        mover = int(ann.locator("#cj-app").get_attribute("data-to-play"))
+        forger, other = pages[mover], pages[1 - mover]
+        theirs = other.locator("#cj-hand button").first.get_attribute("data-card")
+        forger.evaluate("([card, seq]) => calijackTables.send({type: 'play', table: location.pathname.split('/').pop(), "
+                        "seq: Number(seq), card: card})", [theirs, seq])
+        expect(forger.locator("#cj-alert")).to_have_text(say("not_your_card", card=parse_card(theirs)))
+        assert forger.locator("#cj-app").get_attribute("data-seq") == seq
+        assert other.locator(f"#cj-hand button[data-card='{theirs}']").count() == 1
 
         # A third learner follows the link: refused, in one sentence.
         cy = new_page()
