@@ -31,6 +31,8 @@ TEXTS = {
     "col_checks": "Quick checks: answered, right at the first try",
     "col_stars": "Puzzle stars",
     "col_deals": "Deals finished: mean points per deal",
+    "col_people": "Deals against classmates: mean points per deal",
+    "people_cell": "{deals} deals, {mean} a deal",
     "col_queue": "Mistakes to practise: queued, due today",
     "col_active": "Last active (UTC)",
     "checks_cell": "{answered} answered, {first} first try",

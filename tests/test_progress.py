@@ -101,9 +101,15 @@ DRILLS = _drills()
 days = st.dates().map(lambda d: d.isoformat()).filter(lambda t: len(t) == 10)
 drills = st.lists(st.builds(lambda e, step, due: dict(e, step=step, due=due), st.sampled_from(DRILLS),
                             st.integers(0, len(progress.DRILL_DAYS) - 1), days), max_size=3)
-documents = st.builds(lambda c, p, o, d, g, q: {"format": progress.FORMAT, "version": progress.VERSION, "checks": c,
-                                                 "puzzles": p, "opponents": o, "deals": d, "game": g, "drills": q},
-                      checks, puzzles, opponents, deals, games, drills)
+classmates = st.sampled_from(["bo", "learner2", "ann.lee"])
+people = st.builds(lambda t, d, who: {"totals": t, "deals": [dict(e, opponent=who) for e in d]},
+                   st.dictionaries(classmates, st.fixed_dictionaries({k: counts for k in ("deals", "for", "against",
+                                                                                          "won", "lost")}), max_size=2),
+                   deals, classmates)
+documents = st.builds(lambda c, p, o, d, g, q, m: {"format": progress.FORMAT, "version": progress.VERSION, "checks": c,
+                                                    "puzzles": p, "opponents": o, "deals": d, "game": g, "drills": q,
+                                                    "people": m},
+                      checks, puzzles, opponents, deals, games, drills, people)
 
 # -- damage: any part of a document replaced by any JSON value -----------------------------------
 
@@ -283,14 +289,26 @@ def test_a_newer_version_reads_an_older_document_by_adding_its_sections_empty(mo
 
 
 def test_a_version_1_document_reads_with_an_empty_practice_queue():
-    version_1 = {key: value for key, value in progress.empty().items() if key != "drills"}
+    version_1 = {key: value for key, value in progress.empty().items() if key not in ("drills", "people")}
     version_1.update(version=1, checks={"book/01#1": {"first": True, "solved": True}})
     upgraded = read(json.dumps(version_1))
-    assert upgraded["version"] == 2 and upgraded["drills"] == [] and upgraded["checks"] == version_1["checks"]
+    assert upgraded["version"] == progress.VERSION and upgraded["drills"] == [] and upgraded["checks"] == version_1["checks"]
+    assert upgraded["people"] == {"totals": {}, "deals": []}
     with pytest.raises(ProgressError, match="unknown entry"):          # version 1 had no queue
         read(dict(version_1, drills=[]))
     with pytest.raises(ProgressError, match='has no "drills"'):        # version 2 must have one
         read(dict(version_1, version=2))
+
+
+def test_a_version_2_document_reads_with_no_deals_against_classmates():
+    version_2 = {key: value for key, value in progress.empty().items() if key != "people"}
+    version_2.update(version=2, checks={"book/01#1": {"first": True, "solved": True}})
+    upgraded = read(json.dumps(version_2))
+    assert upgraded["version"] == 3 and upgraded["people"] == {"totals": {}, "deals": []}
+    with pytest.raises(ProgressError, match="unknown entry"):          # version 2 had no people
+        read(dict(version_2, people={"totals": {}, "deals": []}))
+    with pytest.raises(ProgressError, match='has no "people"'):        # version 3 must have it
+        read(dict(version_2, version=3))
 
 
 # -- what the live sandbox hands to Python --------------------------------------------------------
@@ -416,7 +434,7 @@ process.stdout.write(JSON.stringify(cases.map((text) => globalThis.calijackProgr
 
 def good_texts() -> list[str]:
     """Documents the book reads: this version's, empty and full, and an older one."""
-    version_1 = {key: value for key, value in progress.empty().items() if key != "drills"}
+    version_1 = {key: value for key, value in progress.empty().items() if key not in ("drills", "people")}
     version_1.update(version=1, checks={"book/01#1": {"first": True, "solved": False}})
     return [json.dumps(progress.empty()), "\ufeff" + json.dumps(progress.empty(), indent=1),
             json.dumps(version_1), json.dumps(biggest_document())]

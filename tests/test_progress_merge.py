@@ -20,6 +20,8 @@ def in_order(doc: dict) -> dict:
     doc = copy.deepcopy(doc)
     doc["deals"] = sorted({d["id"]: d for d in doc["deals"]}.values(), key=lambda d: (d["when"], d["id"]))
     doc["drills"] = sorted({d["id"]: d for d in doc["drills"]}.values(), key=lambda d: (d["due"], d["id"]))
+    doc["people"]["deals"] = sorted({d["id"]: d for d in doc["people"]["deals"]}.values(),
+                                    key=lambda d: (d["when"], d["id"]))
     return doc
 
 

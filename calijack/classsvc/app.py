@@ -12,7 +12,10 @@ Routes, under the service's prefix (``/services/calijack-class/``):
 - ``api/progress``: GET, PUT (merged with the stored one; the merge comes back), DELETE the
   caller's own document;
 - ``sync``: a small page the lesson pages load in a hidden frame (it gives them the XSRF token);
-- the teacher's: the class table (the prefix itself, ``?sort=…&order=…``), ``class.csv``,
+- ``tables/…``: classmates playing each other, the game on the server
+  (:mod:`calijack.classsvc.tables`: a lobby, a table page, websockets);
+- the teacher's: the class table (the prefix itself, ``?sort=…&order=…``; the tables in play
+  below it, each with a Watch link), ``class.csv``,
   ``learner/NAME`` (their last deals; ``learner/NAME/deal/N.json`` a deal's record),
   ``learner/NAME/delete`` (POST: remove their document).
 """
@@ -33,14 +36,16 @@ from tornado import web
 from ..progress import MAX_CHARS, ProgressError
 from ..progress.reader import read
 from ..text_class import say
+from ..text_tables import say as say_tables
 from .summary import CSV_HEADER, row
+from .tables import routes as table_routes, settings as table_settings, tables_section
 
 NAME = "calijack-class"
 """The service's name on the hub (its URL is ``/services/calijack-class/``)."""
 TEACHER_SCOPE = f"custom:{NAME}:teacher"
 """The scope of the teacher's pages: granted to the teacher's role only."""
 _LEARNER = re.compile(r"[a-z0-9][a-z0-9._-]{0,39}")
-_SORTS = ("learner", "checks", "stars", "deals", "queue", "active")
+_SORTS = ("learner", "checks", "stars", "deals", "people", "queue", "active")
 
 
 class Base(HubOAuthenticated, web.RequestHandler):
@@ -67,7 +72,11 @@ class Base(HubOAuthenticated, web.RequestHandler):
             self.finish(json.dumps({"error": reason}))
         else:
             self.set_header("Content-Type", "text/html; charset=utf-8")
-            self.finish(_page(str(status_code), f"<p role='alert'>{html.escape(reason)}</p>"))
+            more = ""
+            if reason == say("not_teacher"):  # a learner who came to the service: their own page is the lobby
+                lobby = self.settings["calijack_prefix"] + "tables/"
+                more = f"<p><a href='{html.escape(lobby)}'>{html.escape(say_tables('lobby_title'))}</a></p>"
+            self.finish(_page(str(status_code), f"<p role='alert'>{html.escape(reason)}</p>{more}"))
 
     def learner(self) -> str:
         """The caller's hub name (the hub's word, never the page's)."""
@@ -128,10 +137,12 @@ class ClassPage(Base):
         order = "desc" if self.get_argument("order", "") == "desc" else "asc"
         rows = [row(name, doc, when) for name, doc, when in self.store.all()]
         keys = {"learner": lambda r: r.learner, "checks": lambda r: (r.answered, r.first),
-                "stars": lambda r: r.stars, "deals": lambda r: r.deals,
+                "stars": lambda r: r.stars, "deals": lambda r: r.deals, "people": lambda r: r.people[0],
                 "queue": lambda r: (r.due, r.queued), "active": lambda r: r.active}
         rows.sort(key=keys[sort], reverse=order == "desc")
-        self.write(_class_page(self.settings["calijack_prefix"], self.settings["calijack_hub"], rows, sort, order))
+        page = _class_page(self.settings["calijack_prefix"], self.settings["calijack_hub"], rows, sort, order)
+        section = tables_section(self.settings["calijack_room"], self.settings["calijack_prefix"])
+        self.write(page.replace("</main>", section + "</main>", 1))
 
 
 class CsvHandler(Base):
@@ -187,9 +198,10 @@ class DeleteLearner(Base):
                          f"<p><a href='{self.settings['calijack_prefix']}'>{html.escape(say('learner_back'))}</a></p>"))
 
 
-def make_app(store, prefix: str, hub_url: str = "/hub/", hub_auth=None) -> web.Application:
+def make_app(store, prefix: str, hub_url: str = "/hub/", hub_auth=None, room=None) -> web.Application:
     """The service's application at ``prefix`` (ends with "/"), keeping documents in ``store``;
-    ``hub_auth`` a :class:`HubOAuth` (by default the one the hub's variables describe)."""
+    ``hub_auth`` a :class:`HubOAuth` (by default the one the hub's variables describe); ``room``
+    the classmates' tables (:class:`calijack.tables.Room`; a new one by default)."""
     p = re.escape(prefix)
     name = r"([^/]{1,80})"
     return web.Application([
@@ -201,7 +213,8 @@ def make_app(store, prefix: str, hub_url: str = "/hub/", hub_auth=None) -> web.A
         (p + rf"learner/{name}/deal/([0-9]{{1,3}})\.json", DealRecord),
         (p + rf"learner/{name}/delete", DeleteLearner),
         (p + r"oauth_callback", HubOAuthCallbackHandler),
-    ], calijack_store=store, calijack_prefix=prefix, calijack_hub=hub_url, calijack_hub_auth=hub_auth,
+        *table_routes(p),
+    ], **table_settings(room, TEACHER_SCOPE, _page), calijack_store=store, calijack_prefix=prefix, calijack_hub=hub_url, calijack_hub_auth=hub_auth,
         cookie_secret=secrets.token_bytes(32))  # a restart signs in again, through the hub
 
 
@@ -228,7 +241,7 @@ def _list(items: list[str]) -> str:
 def _class_page(prefix: str, hub: str, rows, sort: str, order: str) -> str:
     e = html.escape
     heads = [("learner", "col_learner"), ("checks", "col_checks"), ("stars", "col_stars"),
-             ("deals", "col_deals"), ("queue", "col_queue"), ("active", "col_active")]
+             ("deals", "col_deals"), ("people", "col_people"), ("queue", "col_queue"), ("active", "col_active")]
     ths = []
     for key, text in heads:
         now = key == sort
@@ -246,6 +259,7 @@ def _class_page(prefix: str, hub: str, rows, sort: str, order: str) -> str:
             f"{e(say('checks_cell', answered=r.answered, first=r.first))}{_list(chapters) if chapters else ''}</td>"
             f"<td data-stars='{r.stars}'>{r.stars}</td>"
             f"<td data-deals='{r.deals}'>{_list(levels)}</td>"
+            f"<td data-people='{r.people[0]}'>{e(say('people_cell', deals=r.people[0], mean=f'{r.people[1]:.2f}'))}</td>"
             f"<td data-queued='{r.queued}' data-due='{r.due}'>{e(say('queue_cell', queued=r.queued, due=r.due))}</td>"
             f"<td>{e(r.active.strftime('%Y-%m-%d %H:%M'))}</td></tr>")
     table = (f"<div class='wrap' role='region' aria-labelledby='cj-caption' tabindex='0'><table>"

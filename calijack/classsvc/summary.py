@@ -22,18 +22,21 @@ class Row:
     queued: int
     due: int
     active: dt.datetime
+    people: tuple[int, float] = (0, 0.0)  # deals against classmates, mean points a deal (apart from levels)
 
     def csv(self) -> list:
         """The row as the CSV holds it (the header is :data:`CSV_HEADER`)."""
         return [self.learner, self.answered, self.first, self.stars, self.solved, self.deals,
                 "; ".join(f"{lvl}: {n} deals, {mean:.2f} a deal" for lvl, (n, mean) in self.levels.items()),
                 "; ".join(f"{ch}: {a} answered, {f} first try" for ch, (a, f) in self.chapters.items()),
-                self.queued, self.due, self.active.strftime("%Y-%m-%dT%H:%M:%SZ")]
+                self.queued, self.due, self.active.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                f"{self.people[0]} deals, {self.people[1]:.2f} a deal"]
 
 
 CSV_HEADER = ["learner", "checks answered", "checks right at the first try", "puzzle stars", "puzzles solved",
               "deals finished", "deals per level (mean points a deal)", "checks per chapter",
-              "mistakes queued", "mistakes due today", "last active (UTC)"]
+              "mistakes queued", "mistakes due today", "last active (UTC)",
+              "deals against classmates (mean points a deal)"]
 
 
 def chapter_of(check_id: str) -> str:
@@ -55,7 +58,10 @@ def row(learner: str, doc: dict, active: dt.datetime, today: str | None = None) 
         level = levels.setdefault(labels.get(name, name), [0, 0])
         level[0] += totals["deals"]
         level[1] += totals["for"]
-    return Row(learner=learner, chapters={c: (a, f) for c, (a, f) in chapters.items()},
+    against = doc["people"]["totals"].values()
+    people_deals = sum(t["deals"] for t in against)
+    people = (people_deals, sum(t["for"] for t in against) / people_deals if people_deals else 0.0)
+    return Row(learner=learner, people=people, chapters={c: (a, f) for c, (a, f) in chapters.items()},
                answered=len(doc["checks"]), first=sum(e["first"] for e in doc["checks"].values()),
                stars=sum(p["best"] for p in doc["puzzles"].values()),
                solved=sum(p["best"] > 0 for p in doc["puzzles"].values()),

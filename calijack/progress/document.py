@@ -12,7 +12,14 @@ The document, version 2 (the book's appendix ``book/records.md`` describes each 
                    "deal": 1, "trick": 5, "tricks": 26, "record": {<a deal or match record>}} or null,
      "drills":    [{"id": "…", "seat": 0, "record": {<a deal record up to the mistake>}, "played": "7C",
                     "best": "AS", "accept": ["AS"], "exact": true, "values": {"AS": 1, "7C": -1},
-                    "step": 0, "due": "2026-12-02"}]}   (since version 2)
+                    "step": 0, "due": "2026-12-02"}],   (since version 2)
+     "people":    {"totals": {"bo": {"deals": 2, "for": 5, "against": 3, "won": 0, "lost": 0}},
+                   "deals": [{"id": "…/1", "when": "…", "opponent": "bo", "seat": 0, "points": [3, 1],
+                              "match": null, "record": {<a finished deal record>}}]}   (since version 3)
+
+``people`` holds the deals played against classmates at a table of the hub
+(:mod:`calijack.tables`), kept apart from those against the computer: its ``opponent`` is the
+classmate's hub name, and its totals are per classmate.
 
 **Versions.** A newer version only ever *adds* sections (each section names the version that
 brought it, and what it holds when empty); a field never changes meaning or goes away. So a
@@ -31,8 +38,8 @@ KEY = "calijack-progress"
 """The ``localStorage`` key."""
 FORMAT = "calijack-progress"
 """The document's ``format``: what tells it from any other JSON."""
-VERSION = 2
-"""The version this code writes, and the newest it reads (2 brought ``drills``)."""
+VERSION = 3
+"""The version this code writes, and the newest it reads (2 brought ``drills``, 3 ``people``)."""
 MAX_CHARS = 1_000_000
 """The most characters the document's JSON text may hold (a valid document is ASCII: bytes too)."""
 KEPT_DEALS = 50
@@ -100,6 +107,16 @@ DRILL = {"type": "object", "required": ["id", "seat", "record", "played", "best"
 """A queued mistake: the position (a deal record up to the play), the answers, and its schedule
 (``step``, ``due``: a local date), which the page's store sets (absent until it does)."""
 
+_CLASSMATE = {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$"}
+KEPT_PEOPLE = 200
+"""The most classmates the totals against people name."""
+PEOPLE = {"type": "object", "required": ["totals", "deals"], "additionalProperties": False,
+          "properties": {"totals": {"type": "object", "maxProperties": KEPT_PEOPLE, "propertyNames": _CLASSMATE,
+                                    "additionalProperties": TOTALS},
+                         "deals": {"type": "array", "maxItems": KEPT_DEALS,
+                                   "items": dict(DEAL, properties={**DEAL["properties"], "opponent": _CLASSMATE})}}}
+"""The deals against classmates (a table of the hub): the last ones as records, the totals per classmate."""
+
 
 @dataclass(frozen=True)
 class Section:
@@ -121,6 +138,7 @@ SECTIONS = {
     "game": Section(1, None, {"anyOf": [{"type": "null"}, GAME]}),
     "drills": Section(2, [], {"type": "array", "maxItems": KEPT_DRILLS,
                               "items": dict(DRILL, required=[*DRILL["required"], "step", "due"])}),
+    "people": Section(3, {"totals": {}, "deals": []}, PEOPLE),
 }
 """The document's sections, in the order the progress page shows them (each reset on its own)."""
 

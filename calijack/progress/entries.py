@@ -25,3 +25,11 @@ def deal_entry(session, game_id: str) -> dict:
     outcome = None if not match.finished else "won" if match.winner == session.seat else "lost"
     return {"id": f"{game_id}/{session.deal_number}", "opponent": session.opponent, "seat": session.seat,
             "points": list(session.result.points), "match": outcome, "record": session.record("deal")}
+
+
+def deal_totals(entry: dict) -> dict:
+    """What one ``deals`` entry adds to its opponent's totals (the ``opponents`` section, and
+    ``people``'s totals): one deal, the match points for and against, a match won or lost."""
+    mine = entry["points"][entry["seat"]] if entry["seat"] < len(entry["points"]) else 0
+    return {"deals": 1, "for": mine, "against": sum(entry["points"]) - mine,
+            "won": int(entry["match"] == "won"), "lost": int(entry["match"] == "lost")}

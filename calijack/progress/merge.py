@@ -26,6 +26,13 @@ learner):
   mistake in both keeps the schedule that brings it back sooner (a miss anywhere was a miss).
   The queue is ordered by when each is due; past :data:`~.document.KEPT_DRILLS`, the ones due
   last go.
+- **people** (deals against classmates at a table of the hub, since version 3): its ``deals``
+  merge as **deals** do (every one of either, once, by ``id``; the newest
+  :data:`~.document.KEPT_DEALS` kept) and its ``totals`` per classmate as **opponents** do
+  (the deals kept in either counted once, plus the larger count of those no longer kept; the
+  :data:`~.document.KEPT_PEOPLE` classmates with the most deals kept). Nothing of it is ever
+  counted with the deals against the computer. A version 2 document has no ``people``: it
+  reads as empty, so merging it with a newer one keeps the newer one's.
 
 ``merge(a, b) == merge(b, a)``; ``merge(a, a) == a`` for a document in its merged order (deals
 by ``when``, drills by ``due``), which is the order a browser writes them in; and nothing of
@@ -37,7 +44,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .document import KEPT_DEALS, KEPT_DRILLS, MAX_CHARS, SECTIONS, VERSION, FORMAT
+from .document import KEPT_DEALS, KEPT_DRILLS, KEPT_PEOPLE, MAX_CHARS, SECTIONS, VERSION, FORMAT
+from .entries import deal_totals
 from .reader import read
 
 _TOTALS = ("deals", "for", "against", "won", "lost")
@@ -73,18 +81,12 @@ def merge_puzzles(a: dict, b: dict) -> dict:
     return {k: out[k] for k in sorted(out, key=int)[:_MAX_PUZZLES]}
 
 
-def _deal_totals(entry: dict) -> dict:
-    mine = entry["points"][entry["seat"]] if entry["seat"] < len(entry["points"]) else 0
-    return {"deals": 1, "for": mine, "against": sum(entry["points"]) - mine,
-            "won": int(entry["match"] == "won"), "lost": int(entry["match"] == "lost")}
-
-
 def _kept_totals(deals: list[dict]) -> dict[str, dict]:
     """The totals per opponent of the deals kept as records."""
     out: dict[str, dict] = {}
     for entry in deals:
         totals = out.setdefault(entry["opponent"], dict.fromkeys(_TOTALS, 0))
-        for name, value in _deal_totals(entry).items():
+        for name, value in deal_totals(entry).items():
             totals[name] += value
     return out
 
@@ -97,7 +99,8 @@ def merge_deals(a: list, b: list) -> list:
     return sorted(by_id.values(), key=lambda e: (e["when"], e["id"]))
 
 
-def merge_opponents(a: dict, a_deals: list, b: dict, b_deals: list, union: list) -> dict:
+def merge_opponents(a: dict, a_deals: list, b: dict, b_deals: list, union: list,
+                    limit: int = _MAX_OPPONENTS) -> dict:
     """The totals: deals kept in either counted once, plus the larger count of deals no longer kept."""
     kept_a, kept_b, kept = _kept_totals(a_deals), _kept_totals(b_deals), _kept_totals(union)
     zero = dict.fromkeys(_TOTALS, 0)
@@ -107,7 +110,7 @@ def merge_opponents(a: dict, a_deals: list, b: dict, b_deals: list, union: list)
         ka, kb, k = kept_a.get(name, zero), kept_b.get(name, zero), kept.get(name, zero)
         out[name] = {f: min(1_000_000_000, max(ta[f], tb[f], k[f] + max(ta[f] - ka[f], tb[f] - kb[f])))
                      for f in _TOTALS}
-    keep = sorted(out, key=lambda n: (-out[n]["deals"], n))[:_MAX_OPPONENTS]
+    keep = sorted(out, key=lambda n: (-out[n]["deals"], n))[:limit]
     return {n: out[n] for n in sorted(keep)}
 
 
@@ -122,6 +125,13 @@ def merge_game(a: dict | None, a_deals: list, b: dict | None, b_deals: list):
     if any(d["id"] == finished and d["when"] >= game["saved"] for d in other_deals):
         return None
     return game
+
+
+def merge_people(a: dict, b: dict) -> dict:
+    """The deals against classmates and their totals: merged as ``deals`` and ``opponents`` are."""
+    union = merge_deals(a["deals"], b["deals"])
+    return {"totals": merge_opponents(a["totals"], a["deals"], b["totals"], b["deals"], union, KEPT_PEOPLE),
+            "deals": union[-KEPT_DEALS:]}
 
 
 def merge_drills(a: list, b: list) -> list:
@@ -149,7 +159,11 @@ def merge(a: Any, b: Any) -> dict:
            "opponents": merge_opponents(a["opponents"], a["deals"], b["opponents"], b["deals"], union),
            "deals": union[-KEPT_DEALS:],
            "game": merge_game(a["game"], a["deals"], b["game"], b["deals"]),
-           "drills": merge_drills(a["drills"], b["drills"])}
-    while len(json.dumps(doc, separators=(",", ":"))) > MAX_CHARS and doc["deals"]:
-        doc["deals"] = doc["deals"][1:]
+           "drills": merge_drills(a["drills"], b["drills"]),
+           "people": merge_people(a["people"], b["people"])}
+    while len(json.dumps(doc, separators=(",", ":"))) > MAX_CHARS and (doc["deals"] or doc["people"]["deals"]):
+        if doc["deals"]:
+            doc["deals"] = doc["deals"][1:]
+        else:
+            doc["people"]["deals"] = doc["people"]["deals"][1:]
     return read(doc)

@@ -295,3 +295,104 @@ def test_a_learners_progress_on_the_hub_reaches_the_teacher_and_follows_them(hub
     expect(teacher.get_by_role("status")).to_have_text(say("deleted", name="gwen"))
     teacher.goto(hub.url + CLASS)
     assert row.count() == 0
+
+
+def test_two_learners_play_each_other_at_a_table_and_the_teacher_watches(hub, browser, new_page, page_guard):
+    """learner1 opens a table from the lobby (mouse, 1280 px) and learner2 follows its link on a
+    phone (touch and keys, 390 px): they play three tricks, neither page ever showing a card the
+    other was dealt and still holds; learner2 reloads and plays on; a forged move gets its
+    sentence and changes nothing; learner3 is refused the full table; the teacher watches
+    from the class's page. The whole deal and many tables are bench/tables.py's."""
+    from conftest import _guarded_page
+
+    from calijack.cards import parse_card
+    from calijack.text_tables import say
+
+    lobby = "/" + CLASS + "tables/"
+    ann = new_page()
+    assert submit_login(ann, hub, "learner1", password("learner1"), next_url=lobby) == 302
+    ann.wait_for_url(hub.url.rstrip("/") + lobby)
+    expect(ann.locator("#cj-yours")).to_have_text(say("yours_none"))
+    assert_accessible(ann, "the lobby")
+    ann.get_by_role("button", name=say("open"), exact=True).click()
+    ann.wait_for_url("**/tables/t/*")
+    link = ann.locator("#cj-link").input_value()
+    assert link == ann.url
+    context, bo = _guarded_page(browser, page_guard, viewport={"width": 390, "height": 844}, has_touch=True)
+    try:
+        assert submit_login(bo, hub, "learner2", password("learner2"), next_url=link.removeprefix(hub.url[:-1])) == 302
+        bo.wait_for_url(link)
+        pages = (ann, bo)
+        for page in pages:
+            expect(page.locator("#cj-app")).to_have_attribute("data-status", "playing")
+        dealt = [set(p.locator("#cj-hand button").evaluate_all("b => b.map(x => x.dataset.card)")) for p in pages]
+        assert len(dealt[0]) == len(dealt[1]) == 6 and not dealt[0] & dealt[1]
+        for page, width in ((ann, 1280), (bo, 390)):
+            assert_accessible(page, f"the table at {width} px")
+            assert too_wide(page) == [], width
+
+        def shown(page) -> str:
+            return page.locator("body").inner_text() + " ".join(
+                page.locator("[aria-label]").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))"))
+
+        def play(turn: int) -> None:
+            seat = int(ann.locator("#cj-app").get_attribute("data-to-play"))
+            page, seq = pages[seat], int(ann.locator("#cj-app").get_attribute("data-seq"))
+            card = page.locator("#cj-hand button[aria-disabled='false']").first
+            if seat == 0:
+                card.click()                                  # mouse
+            elif turn % 2:
+                card.tap()                                    # touch
+            else:
+                card.focus()                                  # keyboard
+                page.keyboard.press("Enter")
+            for each in pages:
+                expect(each.locator("#cj-app")).to_have_attribute("data-seq", str(seq + 1))
+            for seat_, each in enumerate(pages):  # what the other was dealt and still holds: never here
+                held = set(pages[1 - seat_].locator("#cj-hand button").evaluate_all(
+                    "b => b.map(x => x.dataset.card)")) & dealt[1 - seat_]
+                text = shown(each)
+                for code in held:
+                    card_ = parse_card(code)
+                    assert str(card_) not in text.replace(" ", "") and card_.code not in text, (seat_, code)
+
+        for turn in range(4):
+            play(turn)
+        bo.reload()  # a reload mid-deal: the same table, and play goes on
+        expect(bo.locator("#cj-app")).to_have_attribute("data-seq", ann.locator("#cj-app").get_attribute("data-seq"))
+        for turn in range(4, 6):
+            play(turn)
+        assert ann.locator("[data-scores]").get_attribute("data-scores") == bo.locator("[data-scores]").get_attribute("data-scores")
+
+        # A forged move (a card of the other hand, sent by hand): one sentence, nothing changed.
+        seq = ann.locator("#cj-app").get_attribute("data-seq")
+        mover = int(ann.locator("#cj-app").get_attribute("data-to-play"))
+        forger, other = pages[mover], pages[1 - mover]
+        theirs = other.locator("#cj-hand button").first.get_attribute("data-card")
+        forger.evaluate("([card, seq]) => calijackTables.send({type: 'play', table: location.pathname.split('/').pop(), "
+                        "seq: Number(seq), card: card})", [theirs, seq])
+        expect(forger.locator("#cj-alert")).to_have_text(say("not_your_card", card=parse_card(theirs)))
+        assert forger.locator("#cj-app").get_attribute("data-seq") == seq
+        assert other.locator(f"#cj-hand button[data-card='{theirs}']").count() == 1
+
+        # A third learner follows the link: refused, in one sentence.
+        cy = new_page()
+        assert submit_login(cy, hub, "learner3", password("learner3"), next_url=link.removeprefix(hub.url[:-1])) == 302
+        expect(cy.locator("#cj-alert")).to_have_text(say("full"))
+        assert cy.locator("#cj-hand button").count() == 0
+
+        # The teacher watches from the class's page: the cards played, no hand.
+        teacher = new_page()
+        assert submit_login(teacher, hub, TEACHER, password(TEACHER)) == 302
+        teacher.wait_for_url(hub.url + "hub/admin*")
+        teacher.goto(hub.url + CLASS)
+        assert_accessible(teacher, "the class's page with a table in play")
+        teacher.get_by_role("link", name=f"{say('watch_link')}: learner1 \u00b7 learner2").click()
+        expect(teacher.locator("#cj-app ol li")).to_have_count(3)
+        assert teacher.locator("#cj-hand").count() == 0
+        hands = set().union(*[set(p.locator("#cj-hand button").evaluate_all("b => b.map(x => x.dataset.card)"))
+                              for p in pages])
+        assert not {str(parse_card(c)) for c in hands} & set(teacher.locator("#cj-app").inner_text().split())
+        assert_accessible(teacher, "the teacher's watch")
+    finally:
+        context.close()
