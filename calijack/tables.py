@@ -60,6 +60,14 @@ MESSAGES = 6
 """How many of the latest sentences a view holds."""
 
 
+
+def _sheet(game) -> list[dict]:
+    """The finished deal's score sheet, both players' names in its words: each point, who scored
+    it (``None``: nobody) and why. Every card has been played by then: nothing is hidden."""
+    result = game.result
+    return [{"point": award.name, "title": award.title, "seat": award.seat,
+             "why": award.words(result.pips, game.narrator)} for award in result.awards]
+
 class TableError(ValueError):
     """A refusal: ``str(error)`` is the one sentence to show; nothing changed."""
 
@@ -403,7 +411,8 @@ class Room:
             "trick": _codes(state.view(0).trick),
             "played": [{"leader": t.leader, "cards": _codes(t.cards), "winner": t.winner} for t in state.tricks],
             "hand_sizes": [len(state.hand(s)) for s in range(state.players)],
-            "points": list(game.result.points) if game.finished else None})
+            "points": list(game.result.points) if game.finished else None,
+            "sheet": _sheet(game) if game.finished else None})
         return view
 
     def seat_view(self, table_id: str, user: str) -> dict:

@@ -254,6 +254,14 @@ def test_each_finished_deal_gives_both_players_an_entry_whose_record_replays_the
     assert results[0][1]["entry"]["points"] == list(replayed.result().points)
     assert results[0][1]["entry"]["id"] == f"{table.game_id}/1"
     assert room.take_results() == []
+    # the score sheet, the same for both seats and the watcher: each point, who scored it, why
+    sheets = [room.seat_view(table.id, "ann")["sheet"], room.seat_view(table.id, "bo")["sheet"],
+              room.watch_view(table.id)["sheet"]]
+    assert sheets[0] == sheets[1] == sheets[2]
+    awards = replayed.result().awards
+    assert [(row["point"], row["seat"]) for row in sheets[0]] == [(a.name, a.seat) for a in awards]
+    assert all(row["why"] and row["title"] for row in sheets[0])
+    assert "ann" in " ".join(row["why"] for row in sheets[0]) or "bo" in " ".join(row["why"] for row in sheets[0])
     # the next deal of the match, and the views say the deal is over until then
     assert room.seat_view(table.id, "ann")["status"] == "deal_over"
     move(room, "bo", table, kind="next")

@@ -19,7 +19,7 @@
   var ROOT = script.getAttribute("data-cj-root") || "./";
   var manifest = { chapters: [], puzzles: [], puzzles_page: "", sandbox: "" };
   var SECTION_HEADS = { checks: "head_checks", puzzles: "head_puzzles", opponents: "head_opponents",
-    deals: "head_deals", game: "head_game", drills: "head_drills" };
+    deals: "head_deals", game: "head_game", drills: "head_drills", people: "head_people" };
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -162,6 +162,23 @@
       role: "region", "aria-label": say("head_opponents", {}) }, [table])]);
   }
 
+  // The deals against classmates at a table of the hub (calijack/tables.py), apart from the computer's.
+  function peoplePart(doc) {
+    var totals = (doc.people && doc.people.totals) || {};
+    var names = Object.keys(totals);
+    if (!names.length) return section("people", [el("p", { text: say("people_none", {}) })]);
+    var cols = ["col_classmate", "col_deals", "col_for", "col_against", "col_won", "col_lost"];
+    var head = el("tr", {}, cols.map(function (c) { return el("th", { scope: "col", text: say(c, {}) }); }));
+    var rows = names.map(function (name) {
+      var t = totals[name];
+      return el("tr", { "data-classmate": name }, [el("th", { scope: "row", text: name })].concat(
+        [t.deals, t["for"], t.against, t.won, t.lost].map(function (v) { return el("td", { text: String(v) }); })));
+    });
+    var table = el("table", { className: "cj-progress-table" }, [el("thead", {}, [head]), el("tbody", {}, rows)]);
+    return section("people", [el("div", { className: "cj-progress-scroll", tabindex: "0",
+      role: "region", "aria-label": say("head_people", {}) }, [table])]);
+  }
+
   function dealsPart(doc) {
     if (!doc.deals.length) return section("deals", [el("p", { text: say("deals_none", {}) })]);
     var items = doc.deals.slice().reverse().map(function (deal) {
@@ -262,7 +279,7 @@
       parts.push(unreadablePart(state));
     } else {
       if (state.note) parts.push(el("p", { className: "cj-progress-note", role: "status", text: state.note }));
-      parts.push(checksPart(doc), puzzlesPart(doc), drillsPart(doc), opponentsPart(doc), dealsPart(doc), gamePart(doc));
+      parts.push(checksPart(doc), puzzlesPart(doc), drillsPart(doc), opponentsPart(doc), peoplePart(doc), dealsPart(doc), gamePart(doc));
     }
     parts.push(filePart(), told, dialog);
     app.replaceChildren.apply(app, parts);

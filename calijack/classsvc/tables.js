@@ -55,6 +55,21 @@
     var parts = v.names.map(function (name, seat) { return name + " " + v.scores[seat]; });
     return el("p", { "data-scores": v.scores.join(","), text: fmt(T.scores, { scores: parts.join(" \u00b7 "), target: v.target }) });
   }
+  function scoreSheet(v) {
+    var head = el("tr", {}, [T.sheet_point, T.sheet_who, T.sheet_why].map(function (t) {
+      return el("th", { scope: "col", text: t });
+    }));
+    var rows = v.sheet.map(function (a) {
+      return el("tr", { "data-point": a.point, "data-seat": a.seat === null ? "" : a.seat }, [
+        el("th", { scope: "row", text: a.title }),
+        el("td", { text: a.seat === null ? T.sheet_nobody : v.names[a.seat] }),
+        el("td", { text: a.why })]);
+    });
+    return el("section", { id: "cj-sheet", "aria-labelledby": "cj-sheet-head" }, [
+      el("h2", { id: "cj-sheet-head", text: T.sheet_head }),
+      el("div", { "class": "wrap", role: "region", "aria-labelledby": "cj-sheet-head", tabindex: "0" },
+         [el("table", {}, [el("thead", {}, [head]), el("tbody", {}, rows)])])]);
+  }
   function renderTable(v) {
     var focused = document.activeElement && document.activeElement.getAttribute("data-card");
     var focusedAction = document.activeElement && document.activeElement.getAttribute("data-action");
@@ -105,6 +120,7 @@
         })));
       }
     }
+    if (v.sheet) children.push(scoreSheet(v));
     children.push(el("p", {}, [el("a", { href: CONFIG.prefix + "tables/", text: T.lobby_link })]));
     app.replaceChildren.apply(app, children);
     app.setAttribute("data-seq", v.seq);

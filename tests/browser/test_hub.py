@@ -302,7 +302,8 @@ def test_two_learners_play_each_other_at_a_table_and_the_teacher_watches(hub, br
     phone (touch and keys, 390 px): they play three tricks, neither page ever showing a card the
     other was dealt and still holds; learner2 reloads and plays on; a forged move gets its
     sentence and changes nothing; learner3 is refused the full table; the teacher watches
-    from the class's page. The whole deal and many tables are bench/tables.py's."""
+    from the class's page; they play on to the end of the deal, and the score sheet is the same
+    on the three screens. Many tables at once are bench/tables.py's."""
     from conftest import _guarded_page
 
     from calijack.cards import parse_card
@@ -394,5 +395,22 @@ def test_two_learners_play_each_other_at_a_table_and_the_teacher_watches(hub, br
                               for p in pages])
         assert not {str(parse_card(c)) for c in hands} & set(teacher.locator("#cj-app").inner_text().split())
         assert_accessible(teacher, "the teacher's watch")
+
+        # On to the end of the deal (mouse on the desk, touch on the phone): the same score sheet
+        # on both screens and on the teacher's.
+        while ann.locator("#cj-app").get_attribute("data-status") == "playing":
+            seat = int(ann.locator("#cj-app").get_attribute("data-to-play"))
+            seq = int(ann.locator("#cj-app").get_attribute("data-seq"))
+            card = pages[seat].locator("#cj-hand button[aria-disabled='false']").first
+            card.click() if seat == 0 else card.tap()
+            for each in pages:
+                expect(each.locator("#cj-app")).to_have_attribute("data-seq", str(seq + 1))
+        for each in (*pages, teacher):
+            expect(each.locator("#cj-sheet tbody tr")).to_have_count(4)
+        sheets = [each.locator("#cj-sheet").inner_text() for each in (*pages, teacher)]
+        assert sheets[0] == sheets[1] == sheets[2] and "learner1" in sheets[0], sheets
+        assert ann.locator("[data-scores]").get_attribute("data-scores") == bo.locator("[data-scores]").get_attribute("data-scores")
+        assert_accessible(bo, "the score sheet at 390 px")
+        assert too_wide(bo) == []
     finally:
         context.close()

@@ -339,7 +339,12 @@ def test_a_finished_deal_downloads_as_a_record_that_replays(page, book_site, tmp
 
 def test_reset_clears_one_section_after_a_confirmation(page, book_site):
     doc = seed_store(page, book_site)
+    # Deals against a classmate come from the hub's tables (the class service), not this page.
+    doc["people"] = {"totals": {"bo": {"deals": 2, "for": 5, "against": 3, "won": 0, "lost": 0}}, "deals": []}
     open_progress(page, book_site)
+    page.evaluate("(doc) => window.calijackProgress.replace(doc)", doc)
+    people = page.locator('.cj-progress-section[data-section="people"] tr[data-classmate="bo"] td')
+    assert [people.nth(k).inner_text() for k in range(5)] == ["2", "5", "3", "0", "0"]
     for section in progress.SECTIONS:
         page.evaluate("(doc) => window.calijackProgress.replace(doc)", doc)
         page.locator(f".cj-reset-{section}").click()
