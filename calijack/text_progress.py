@@ -18,6 +18,7 @@ TEXTS = {
     # -- one-line notes: where progress would be kept and cannot be -----------------------------
     "note_blocked": "This browser does not let the book keep anything, so your progress will not be kept.",
     "note_full": "This browser's storage for the book is full, so your latest progress was not kept.",
+    "note_local": "Your progress is kept in this browser, on this device only.",
     "note_sync_paused": "Syncing your progress with the class is paused: it is kept in this browser, and "
                         "sent again at your next save.",
     "note_unreadable": "Your saved progress could not be read, so nothing new is kept until you reset it "

@@ -77,7 +77,8 @@ function render({ model, el }) {
   const keepGoing = makeChoice("continue", "cj-continue cj-primary");
   const fresh = makeChoice("fresh", "cj-fresh");
   offer.append(offerText, offerButtons);
-  // The one-line note when progress cannot be kept (storage blocked or full, or unreadable).
+  // The one-line note: where progress is kept (this browser only, away from a class's hub), or
+  // why it cannot be (storage blocked or full, or unreadable).
   const note = document.createElement("p");
   note.className = "cj-progress-note";
   note.setAttribute("role", "status");
@@ -237,7 +238,8 @@ function render({ model, el }) {
 
   const store = globalThis.calijackProgress;
   const showNote = () => {
-    note.textContent = store ? store.status().note : "";
+    const problem = store ? store.status().note : "";
+    note.textContent = problem || (store && !model.get("class_url") ? store.say("note_local", {}) : "");
     note.hidden = !note.textContent;
   };
   const keep = (text) => {

@@ -249,6 +249,8 @@ def test_a_learners_progress_on_the_hub_reaches_the_teacher_and_follows_them(hub
     play_a_card(gwen)  # the unfinished game is saved, and sent within a few seconds
     gwen.wait_for_function("calijackProgress.read().game !== null")  # the page has kept the game
     assert gwen.evaluate("calijackProgress.syncNow()") is True  # the service holds what the page holds
+    # On the hub the page does not say that progress stays on this device.
+    assert gwen.locator(".cj-table-view .cj-progress-note").inner_text() != TEXTS["note_local"]
 
     teacher = new_page()
     assert submit_login(teacher, hub, TEACHER, password(TEACHER)) == 302

@@ -106,6 +106,8 @@ def test_voila_offers_the_game_back_and_plays_without_storage(lessons, new_page,
     page.wait_for_selector(".cj-sandbox .cj-play", timeout=90_000)
     mirror = Session(seed=SEED)
     settle(page, mirror)
+    # One Voilà, no class's hub: the page says where progress is kept.
+    expect(page.locator(".cj-table-view .cj-progress-note")).to_have_text(progress.TEXTS["note_local"])
     play_cards(page, mirror, 3)
     wait_kept(page, f"(d) => d.game && d.game.record.plays.length === {len(mirror.state.plays)}")
 
