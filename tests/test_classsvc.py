@@ -5,25 +5,21 @@ reaches the class; bad input gets one sentence and changes nothing."""
 
 from __future__ import annotations
 
-import copy
 import csv
 import html
 import io
 import json
 import threading
 
-from jupyterhub.services.auth import HubOAuth
-from tornado.testing import AsyncHTTPTestCase
 
 from calijack import progress
 from calijack.classsvc import db_url
-from calijack.classsvc.app import NAME, TEACHER_SCOPE, make_app
+from calijack.classsvc.app import TEACHER_SCOPE
 from calijack.classsvc.store import Store
 from calijack.text_class import say
+from classsvc_case import ACCESS, PREFIX, ServiceCase  # noqa: E402  (beside this file)
 from test_progress import DRILLS, SESSIONS, _deal  # noqa: E402  (beside this file)
 
-PREFIX = f"/services/{NAME}/"
-ACCESS = f"access:services!service={NAME}"
 USERS = {  # token -> the hub's model of its owner
     "ann-token": {"kind": "user", "name": "ann", "scopes": [ACCESS]},
     "bo-token": {"kind": "user", "name": "bo", "scopes": [ACCESS]},
@@ -31,15 +27,6 @@ USERS = {  # token -> the hub's model of its owner
     "outsider-token": {"kind": "user", "name": "eve", "scopes": []},  # no access to the service
     "service-token": {"kind": "service", "name": "other", "scopes": [ACCESS]},
 }
-
-
-class FakeHub(HubOAuth):
-    """HubOAuth, but the hub's answer to "whose token is this?" comes from :data:`USERS`."""
-
-    def get_user(self, handler, *, sync=True):
-        header = handler.request.headers.get("Authorization", "")
-        model = USERS.get(header.removeprefix("token "))
-        return copy.deepcopy(model)
 
 
 def document(checks=(), deals=(), drills=(), stars=None):
@@ -60,24 +47,8 @@ def document(checks=(), deals=(), drills=(), stars=None):
     return doc
 
 
-class ServiceTest(AsyncHTTPTestCase):
-    def setUp(self):
-        import tempfile
-
-        self.folder = tempfile.TemporaryDirectory()
-        self.store = Store(f"sqlite:///{self.folder.name}/class.sqlite")
-        super().setUp()
-
-    def tearDown(self):
-        super().tearDown()
-        self.store.close()
-        self.folder.cleanup()
-
-    def get_app(self):
-        hub = FakeHub(api_token="not-used", api_url="http://127.0.0.1:9/hub/api", access_scopes={ACCESS},
-                      base_url=PREFIX, oauth_client_id=f"service-{NAME}", hub_prefix="/hub/",
-                      oauth_redirect_uri=f"http://127.0.0.1{PREFIX}oauth_callback")
-        return make_app(self.store, PREFIX, hub_auth=hub)
+class ServiceTest(ServiceCase):
+    USERS = USERS
 
     def call(self, method, path, token=None, body=None):
         headers = {"Authorization": f"token {token}"} if token else {}

@@ -7,27 +7,22 @@ refused; a finished deal lands in both players' progress, apart from the compute
 
 from __future__ import annotations
 
-import copy
 import csv
 import io
 import html
 import json
 import re
-import tempfile
 
-from jupyterhub.services.auth import HubOAuth
 from tornado.httpclient import HTTPClientError, HTTPRequest
-from tornado.testing import AsyncHTTPTestCase, gen_test
+from tornado.testing import gen_test
 from tornado.websocket import websocket_connect
 
-from calijack.classsvc.app import NAME, TEACHER_SCOPE, make_app
-from calijack.classsvc.store import Store
+from calijack.classsvc.app import TEACHER_SCOPE
 from calijack.classsvc.tables import FRAME_LIMIT
 from calijack.tables import MAX_MESSAGE, Room
 from calijack.text_tables import say
+from classsvc_case import ACCESS, PREFIX, ServiceCase  # noqa: E402  (beside this file)
 
-PREFIX = f"/services/{NAME}/"
-ACCESS = f"access:services!service={NAME}"
 USERS = {
     "ann-token": {"kind": "user", "name": "ann", "scopes": [ACCESS]},
     "bo-token": {"kind": "user", "name": "bo", "scopes": [ACCESS]},
@@ -36,12 +31,6 @@ USERS = {
     "outsider-token": {"kind": "user", "name": "eve", "scopes": []},
 }
 CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")
-
-
-class FakeHub(HubOAuth):
-    def get_user(self, handler, *, sync=True):
-        header = handler.request.headers.get("Authorization", "")
-        return copy.deepcopy(USERS.get(header.removeprefix("token ")))
 
 
 class Page:
@@ -60,23 +49,15 @@ class Page:
         return self.connection.write_message(message if isinstance(message, str) else json.dumps(message))
 
 
-class TablesTest(AsyncHTTPTestCase):
+class TablesTest(ServiceCase):
+    USERS = USERS
+
     def setUp(self):
-        self.folder = tempfile.TemporaryDirectory()
-        self.store = Store(f"sqlite:///{self.folder.name}/class.sqlite")
         self.room = Room(seed=7, gone_after=0.2)
         super().setUp()
 
-    def tearDown(self):
-        super().tearDown()
-        self.store.close()
-        self.folder.cleanup()
-
-    def get_app(self):
-        hub = FakeHub(api_token="not-used", api_url="http://127.0.0.1:9/hub/api", access_scopes={ACCESS},
-                      base_url=PREFIX, oauth_client_id=f"service-{NAME}", hub_prefix="/hub/",
-                      oauth_redirect_uri=f"http://127.0.0.1{PREFIX}oauth_callback")
-        return make_app(self.store, PREFIX, hub_auth=hub, room=self.room)
+    def app_options(self) -> dict:
+        return {"room": self.room}
 
     async def page(self, path, token, origin=True):
         headers = {"Authorization": f"token {token}"} if token else {}
