@@ -30,12 +30,15 @@ $(STAMP): requirements.txt pyproject.toml $(VOILA_SETTINGS)
 
 env: $(STAMP)
 
-# Browser tests use Debian's Chromium; Playwright cannot download a browser here.
+# Debian's Chromium: the browser tests drive its headless shell (chromium-headless-shell, the same
+# version without the desktop window: less CPU a test), the benchmarks and Lighthouse the full browser.
+# Playwright cannot download a browser here.
+CHROMIUM_PACKAGES := chromium chromium-headless-shell
 chromium:
-	@if command -v chromium >/dev/null 2>&1; then :; \
+	@if command -v chromium >/dev/null 2>&1 && command -v chromium-headless-shell >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = 0 ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	else echo "chromium is missing: run 'sudo apt-get install chromium' (or make test as root)" >&2; exit 1; fi
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(CHROMIUM_PACKAGES) >/dev/null; \
+	else echo "Chromium is missing: run 'sudo apt-get install $(CHROMIUM_PACKAGES)' (or make test as root)" >&2; exit 1; fi
 
 # npm fetches the Pyodide runtime (npm `pyodide`) for the live lessons: Debian's package if missing.
 npm:
