@@ -167,15 +167,14 @@ class ServiceTest(ServiceCase):
         assert [s["mistake"] for s in board["steps"]] == [r.mistake for r in expected] and any(r.mistake for r in expected)
         assert board["index"] == next(k for k, r in enumerate(expected) if r.mistake)
         assert f"trick {expected[0].trick}, ann played {expected[0].card}" in board["steps"][0]["label"]
-        assert f"src='{PREFIX}board.js'" in page and "</" not in page.split("id='cj-review-data'>", 1)[1].split("</script>", 1)[0]
-        script = self.call("GET", "board.js", "teacher-token")
-        assert script[0] == 200 and "function render(" in script[1] and "save_changes" in script[1]
+        assert "</" not in page.split("id='cj-review-data'>", 1)[1].split("</script>", 1)[0]
+        script = page.split("<script type='module'>", 1)[1].split("</script>", 1)[0]
+        assert "function render(" in script and "function cjArrowTarget(" in script and "save_changes" in script
         # asked again: the review kept in memory, not worked out twice
         assert self.call("GET", "learner/ann/deal/2", "teacher-token")[0] == 200 and len(self.reviews._kept) == 1
         # a learner is refused, even for their own deal; an unknown deal or learner: one sentence
-        for path in ("learner/ann/deal/2", "board.js"):
-            status, body = self.call("GET", path, "ann-token")
-            assert status == 403 and say("not_teacher") in html.unescape(body), path
+        status, body = self.call("GET", "learner/ann/deal/2", "ann-token")
+        assert status == 403 and say("not_teacher") in html.unescape(body)
         for path, sentence in (("learner/ann/deal/9", say("no_deal", name="ann", number=9)),
                                ("learner/ann/deal/0", say("no_deal", name="ann", number=0)),
                                ("learner/zed/deal/1", say("no_learner", name="zed"))):

@@ -19,8 +19,7 @@ Routes, under the service's prefix (``/services/calijack-class/``):
 - the teacher's: the class table (the prefix itself, ``?sort=…&order=…``; the tables in play
   below it, each with a Watch link), ``class.csv``,
   ``learner/NAME`` (their last deals; ``learner/NAME/deal/N.json`` a deal's record,
-  ``learner/NAME/deal/N`` its review on the sandbox's review board: :mod:`.review`, and
-  ``board.js``, the board's script),
+  ``learner/NAME/deal/N`` its review on the sandbox's review board: :mod:`.review`),
   ``learner/NAME/delete`` (POST: remove their document).
 """
 
@@ -242,15 +241,6 @@ class DealReview(Base):
         self.write(_review_page(self.settings["calijack_prefix"], name, int(number), entry, board, reviews.worlds))
 
 
-class BoardScript(Base):
-    """The review board's script: the sandbox's own (keys.js, review.js) and the page's model."""
-
-    @web.authenticated
-    def get(self):
-        self.teacher()
-        self.set_header("Content-Type", "text/javascript; charset=utf-8")
-        self.write(_BOARD_JS)
-
 
 class DeleteLearner(Base):
     @web.authenticated
@@ -275,7 +265,6 @@ def make_app(store, prefix: str, hub_url: str = "/hub/", hub_auth=None, room=Non
         (p + r"sync", SyncFrame),
         (p + r"me", MyPage),
         (p + r"me/reset", MyReset),
-        (p + r"board\.js", BoardScript),
         (p + r"class\.csv", CsvHandler),
         (p + rf"learner/{name}", LearnerPage),
         (p + rf"learner/{name}/deal/([0-9]{{1,3}})\.json", DealRecord),
@@ -392,7 +381,8 @@ def _learner_page(prefix: str, name: str, doc: dict, xsrf: str) -> str:
 
 
 def _review_page(prefix: str, name: str, number: int, entry: dict, board: dict, worlds: int) -> str:
-    """One deal on the review board: ``board.js`` steps through ``board`` (embedded as JSON)."""
+    """One deal on the review board: the board's script (in the page: a script the page fetched
+    would be refused the hub's sign-in, which only a page load carries) steps through ``board``."""
     e = html.escape
     from ..progress import opponent_labels
 
@@ -403,7 +393,7 @@ def _review_page(prefix: str, name: str, number: int, entry: dict, board: dict, 
             f"<div id='cj-review' class='cj-root' data-deal='{number}'></div>"
             f"<noscript><p>{e(say('review_noscript'))}</p></noscript>"
             f"<script type='application/json' id='cj-review-data'>{_script_json(board)}</script>"
-            f"<script type='module' src='{e(prefix)}board.js'></script>")
+            f"<script type='module'>{_BOARD_JS}</script>")
     return _page(say("review_title", name=name), body, head=f"<style>{_BOARD_CSS}</style>")
 
 
