@@ -21,6 +21,11 @@ TEXTS = {
     "no_learner": "There is no progress kept for {name}.",
     "bad_name": "That is not a learner's name.",
     "not_yours": "You may only read and write your own progress.",
+    "no_deal": "There is no deal {number} among {name}'s last finished deals.",
+    "review_failed": "This deal could not be reviewed: {reason}.",
+    "before_reset": "Nothing was stored: this copy holds progress from before your reset of {when} UTC; "
+                    "open the class's page for you on this device and reset it there too.",
+    "reset_unconfirmed": "Nothing was removed: tick the box to say you want your progress removed.",
     # -- the teacher's pages -----------------------------------------------------------------------
     "title": "Your class",
     "intro": "One row per learner who has saved progress on the hub. Choose a column's heading to sort by it.",
@@ -46,10 +51,39 @@ TEXTS = {
     "learner_deal": "{when}, against {level}: {you} points to {them}.",
     "learner_record": "Download the record of this deal",
     "learner_none": "No finished deal kept.",
+    "learner_review": "Review this deal",
+    "review_title": "{name}'s deal: review",
+    "review_back": "Back to {name}'s progress",
+    "review_intro": "Step through {name}'s plays of this deal: each card's value beside the best card's, "
+                    "worked out again now by the coach over {samples} guesses a play (the verdicts can "
+                    "differ a little from the ones {name} saw).",
+    "review_noscript": "The review board needs JavaScript to step through the plays.",
     "delete": "Remove {name}'s progress",
     "delete_confirm": "Remove all of {name}'s progress from the class's server? Their own browsers keep "
                       "their copy. This cannot be undone.",
     "deleted": "{name}'s progress was removed from the class's server.",
+    # -- the learner's own page (their row, and their Reset) ---------------------------------------
+    "me_title": "Your progress on the hub",
+    "me_intro": "What the class's server keeps for you, {name}, in the words your teacher's table uses.",
+    "me_none": "The class's server keeps no progress for you.",
+    "me_deals": "Finished deals kept as records: {deals}.",
+    "me_reset_title": "Reset",
+    "me_reset_what": "Reset removes everything above from the class's server: your quick checks, puzzle "
+                     "stars, finished deals and their totals, the practice queue, the unfinished game and "
+                     "your deals against classmates. It also removes the copy this browser keeps for the "
+                     "lessons. Your teacher will no longer see any of it, and it cannot be undone.",
+    "me_reset_devices": "Another computer or phone where you opened the lessons keeps its own copy. The "
+                        "server refuses that copy's finished deals and unfinished game from before the "
+                        "reset, and its syncing stops; open this page there and reset it too. Its quick "
+                        "checks, puzzle stars and practice queue carry no date, so a copy holding only "
+                        "those would be kept again.",
+    "me_reset_confirm": "I want all my progress removed from the class's server and from this browser",
+    "me_reset_button": "Reset my progress",
+    "me_reset_done": "Your progress was removed from the class's server.",
+    "me_local_done": "This browser's copy was removed too.",
+    "me_local_failed": "This browser's copy could not be removed: this browser blocks the site's storage.",
+    "me_back": "Back to your progress",
+    "me_link": "Your progress on the hub, and Reset",
 }
 """Every template, by key (``{name}`` fields)."""
 

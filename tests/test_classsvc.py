@@ -15,7 +15,9 @@ import threading
 from calijack import progress
 from calijack.classsvc import db_url
 from calijack.classsvc.app import TEACHER_SCOPE
-from calijack.classsvc.store import Store
+from calijack.classsvc.review import Reviews
+from calijack.classsvc.store import Store, stamp
+from calijack.review import review
 from calijack.text_class import say
 from classsvc_case import ACCESS, PREFIX, ServiceCase  # noqa: E402  (beside this file)
 from test_progress import DRILLS, SESSIONS, _deal  # noqa: E402  (beside this file)
@@ -47,8 +49,19 @@ def document(checks=(), deals=(), drills=(), stars=None):
     return doc
 
 
+REVIEW_WORLDS = 4  # the coach's verdicts over few worlds: the same code, a fraction of a second
+
+
 class ServiceTest(ServiceCase):
     USERS = USERS
+
+    def app_options(self):
+        self.reviews = Reviews(worlds=REVIEW_WORLDS)
+        return {"reviews": self.reviews}
+
+    def tearDown(self):
+        self.reviews.close()
+        super().tearDown()
 
     def call(self, method, path, token=None, body=None):
         headers = {"Authorization": f"token {token}"} if token else {}
@@ -139,6 +152,72 @@ class ServiceTest(ServiceCase):
         status, body = self.call("GET", "learner/ann", "teacher-token")
         assert status == 404 and say("no_learner", name="ann") in html.unescape(body)
         assert self.call("GET", "learner/%3Cscript%3E", "teacher-token")[0] == 404
+
+    def test_the_teacher_reviews_a_learners_deal_on_the_board_and_nobody_else_can(self):
+        self.put("ann-token", document(deals=[SESSIONS[0], SESSIONS[1]]))
+        status, page = self.call("GET", "learner/ann", "teacher-token")
+        assert status == 200 and f"href='{PREFIX}learner/ann/deal/2'" in page
+        # deal 2 is the older one, SESSIONS[0]'s: the page holds the engine's review of ann's plays
+        entry, state = progress.read_deal(self.store.get("ann")[0]["deals"][0])
+        expected = review(state, seats=[entry["seat"]], samples=REVIEW_WORLDS, seed=0)
+        status, page = self.call("GET", "learner/ann/deal/2", "teacher-token")
+        assert status == 200, page
+        board = json.loads(page.split("id='cj-review-data'>", 1)[1].split("</script>", 1)[0])
+        assert len(board["steps"]) == len(expected) == len(state.plays) // 2
+        assert [s["mistake"] for s in board["steps"]] == [r.mistake for r in expected] and any(r.mistake for r in expected)
+        assert board["index"] == next(k for k, r in enumerate(expected) if r.mistake)
+        assert f"trick {expected[0].trick}, ann played {expected[0].card}" in board["steps"][0]["label"]
+        assert "</" not in page.split("id='cj-review-data'>", 1)[1].split("</script>", 1)[0]
+        script = page.split("<script type='module'>", 1)[1].split("</script>", 1)[0]
+        assert "function render(" in script and "function cjArrowTarget(" in script and "save_changes" in script
+        # asked again: the review kept in memory, not worked out twice
+        assert self.call("GET", "learner/ann/deal/2", "teacher-token")[0] == 200 and len(self.reviews._kept) == 1
+        # a learner is refused, even for their own deal; an unknown deal or learner: one sentence
+        status, body = self.call("GET", "learner/ann/deal/2", "ann-token")
+        assert status == 403 and say("not_teacher") in html.unescape(body)
+        for path, sentence in (("learner/ann/deal/9", say("no_deal", name="ann", number=9)),
+                               ("learner/ann/deal/0", say("no_deal", name="ann", number=0)),
+                               ("learner/zed/deal/1", say("no_learner", name="zed"))):
+            status, body = self.call("GET", path, "teacher-token")
+            assert status == 404 and sentence in html.unescape(body) and "Traceback" not in body, path
+        assert len(self.reviews._kept) == 1
+
+    def test_a_learner_sees_their_own_row_and_resets_only_their_own_progress(self):
+        ann = document(checks=[("book/03_legal_play#1", True), ("book/03_legal_play#2", False)],
+                       deals=[SESSIONS[0]], stars=2)
+        self.put("ann-token", ann)
+        self.put("bo-token", document(checks=[("book/04_drawing#1", True)]))
+        bo_before = self.store.get("bo")
+        status, page = self.call("GET", "me", "ann-token")
+        assert status == 200 and "data-answered='2' data-first='1'" in page and "data-stars='2'" in page
+        assert say("me_reset_what") in html.unescape(page) and "name='_xsrf'" in page
+        assert "book/04_drawing" not in page
+        # Bad input: no tick, a service, no token: one sentence, nothing removed
+        status, body = self.call("POST", "me/reset", "ann-token", "")
+        assert status == 400 and say("reset_unconfirmed") in html.unescape(body)
+        assert self.call("POST", "me/reset", "service-token", "confirm=yes")[0] == 403
+        assert self.call("POST", "me/reset", None, "confirm=yes")[0] == 403
+        assert self.store.get("ann") is not None and self.store.reset_at("ann") is None
+        # ann's reset, the body naming bo: ann's progress goes, bo's stays
+        status, page = self.call("POST", "me/reset", "ann-token", "confirm=yes&learner=bo&name=bo")
+        assert status == 200 and say("me_reset_done") in html.unescape(page)
+        assert f"data-key='{progress.KEY}'" in page and "localStorage.removeItem" in page
+        assert self.store.get("ann") is None and self.store.get("bo") == bo_before
+        assert self.store.reset_at("bo") is None and self.store.reset_at("ann") is not None
+        for path in ("me/bo/reset", "learner/bo/reset", "api/progress/bo"):
+            assert self.call("POST", path, "ann-token", "confirm=yes")[0] in (403, 404), path
+        assert self.store.get("bo") == bo_before
+        # Another device's copy from before the reset does not come back; new progress does
+        status, body = self.put("ann-token", ann)
+        at = stamp(self.store.reset_at("ann"))
+        assert status == 409 and json.loads(body)["error"] == say("before_reset", when=at[:16].replace("T", " "))
+        assert self.store.get("ann") is None
+        fresh = document(checks=[("book/05_scoring#1", True)])
+        fresh["deals"] = [dict(ann["deals"][0], when=at, id="fedcba9876543210/1")]
+        fresh["opponents"] = ann["opponents"]
+        assert self.put("ann-token", fresh)[0] == 200 and self.store.get("ann")[0] == progress.read(fresh)
+        status, page = self.call("GET", "me", "ann-token")
+        assert status == 200 and "data-answered='1' data-first='1'" in page
 
 
 def test_two_writes_at_the_same_moment_are_both_kept(tmp_path):

@@ -6,7 +6,9 @@ A JupyterHub service (``deploy/jupyterhub/jupyterhub_config.py`` starts it with 
 
 - :mod:`calijack.classsvc.store`: the learners' documents in a database (SQLAlchemy);
 - :mod:`calijack.classsvc.summary`: a learner's row of the teacher's table;
-- :mod:`calijack.classsvc.app`: the pages and the API, behind the hub's own authentication.
+- :mod:`calijack.classsvc.review`: a learner's deal reviewed for the teacher, in a process of its own;
+- :mod:`calijack.classsvc.app`: the pages and the API, behind the hub's own authentication
+  (the teacher's, and each learner's own page with their Reset).
 
     python -m calijack.classsvc [--db URL]
 

@@ -1,14 +1,14 @@
 """Reviewing a deal: step through your plays, each card's value beside the best card's.
 
-Two views of one list of frames (each drawn by :func:`calijack.render.review.review_step_html`
-from the engine's :func:`calijack.review.review`):
+Two views of one list of frames (:func:`calijack.render.review.review_frames`, each drawn from
+the engine's :func:`calijack.review.review`; the class service's review page shows the same):
 
 - :func:`review_stepper`, a static demo (a slider over precomputed frames) for the book;
 - :class:`ReviewBoard`, one small anywidget for the sandbox: every frame is sent once, and
   ``review.js`` (beside this file) steps through them in the page, with Previous/Next, a strip
   of your plays (mistakes marked) and the arrow keys, so stepping needs no round trip.
 
-Card drawings are stored once per review (:class:`~calijack.widgets.demo_base.Sheet`).
+Card drawings are stored once per review (:class:`~calijack.render.compact.Sheet`).
 """
 
 from __future__ import annotations
@@ -18,36 +18,14 @@ from pathlib import Path
 import anywidget
 import traitlets
 
-from ..render.review import review_step_html
+from ..render.review import review_frames, review_steps
 from ..review import review
 from ..state import State
-from ..text import seat_names
-from ..text_coach import review_summary
-from .demo_base import Sheet, build
+from .demo_base import build
 
 __all__ = ["ReviewBoard", "review_frames", "review_stepper"]
 
 HERE = Path(__file__).resolve().parent
-
-
-def review_frames(state: State, reviews, seat: int, names=None, four_color: bool = False):
-    """``(frames, labels, summary, sheet)`` for ``reviews`` (one seat's plays of ``state``'s deal)."""
-    names = names or seat_names(state.players, seat)
-    sheet = Sheet()
-    frames, labels = [], []
-    walk, at = state.deal.start(), 0
-    for k, r in enumerate(reviews, 1):
-        while at < r.index:
-            walk = walk.play(state.plays[at])
-            at += 1
-        html = review_step_html(walk.view(seat), r.rating, r.card, r.comment, trick=r.trick, names=names,
-                                four_color=four_color)
-        frames.append(sheet.compact(html))
-        mark = " (mistake)" if r.mistake else ""
-        labels.append(f"Play {k} of {len(reviews)}: trick {r.trick}, you played {r.card}{mark}")
-    mistakes = [r for r in reviews if r.mistake]
-    summary = review_summary(len(mistakes), sum(r.loss for r in mistakes), len(reviews))
-    return frames, labels, summary, sheet
 
 
 def review_stepper(state: State, seat: int = 0, samples: int | None = None, seed: int = 0, reviews=None):
@@ -80,15 +58,12 @@ class ReviewBoard(anywidget.AnyWidget):
 
     def show(self, state: State, reviews, seat: int, names=None, four_color: bool = False) -> None:
         """Show ``reviews`` of ``seat``'s plays, from the first one (or the first mistake)."""
-        frames, labels, summary, sheet = review_frames(state, reviews, seat, names, four_color)
-        steps = [{"label": label, "short": f"{r.trick}: {r.card}", "mistake": r.mistake, "html": frame}
-                 for label, r, frame in zip(labels, reviews, frames)]
-        first = next((k for k, r in enumerate(reviews) if r.mistake), 0)
+        board = review_steps(state, reviews, seat, names, four_color)
         with self.hold_sync():
-            self.sheet = sheet.html()
-            self.summary = summary
-            self.steps = steps
-            self.index = first
+            self.sheet = board["sheet"]
+            self.summary = board["summary"]
+            self.steps = board["steps"]
+            self.index = board["index"]
 
     def clear(self) -> None:
         """Empty the board (a new deal)."""

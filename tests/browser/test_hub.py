@@ -238,7 +238,8 @@ CLASS = "services/calijack-class/"
 def test_a_learners_progress_on_the_hub_reaches_the_teacher_and_follows_them(hub, new_page, page_guard):
     """gwen answers a check and plays on the hub; the class service keeps it (through the hub's
     sign-in, synced by the page); the teacher's page and CSV show it; gwen is refused the
-    teacher's page; in a new browser, her progress is back."""
+    teacher's page; in a new browser, her progress is back; one of her finished deals opens on
+    the review board for the teacher."""
     from calijack.text_class import say
     from calijack.text_progress import TEXTS
 
@@ -289,6 +290,37 @@ def test_a_learners_progress_on_the_hub_reaches_the_teacher_and_follows_them(hub
     wait_for_sandbox(other, timeout=60_000)
     assert int(other.locator(".cj-sandbox-table").get_attribute("data-plays")) >= 1
     assert "book/03_legal_play#1" in other.evaluate("calijackProgress.read().checks")
+
+    # One of gwen's finished deals (written to the service's database as a sync would) opens on
+    # the review board: the review worked out by the service, stepped with the keyboard.
+    from calijack import progress
+    from calijack.classsvc.store import Store
+    from calijack.play import Session
+    from calijack.progress.entries import deal_totals
+
+    deal = Session(seed=3, opponent="casual")
+    while not deal.finished:
+        deal.play(deal.state.legal_cards()[0])
+    kept = progress.empty()
+    kept["deals"] = [dict(progress.deal_entry(deal, "0123456789abcdef"), when="2026-01-01T10:00:00Z")]
+    kept["opponents"] = {"casual": deal_totals(kept["deals"][0])}
+    store = Store(f"sqlite:///{hub.state / 'calijack-class.sqlite'}")
+    store.put("gwen", kept)
+    store.close()
+    teacher.goto(hub.url + CLASS + "learner/gwen")
+    teacher.get_by_role("link", name=say("learner_review")).click()
+    board = teacher.locator("#cj-review[data-steps]")
+    expect(board).to_have_attribute("data-steps", str(len(deal.state.plays) // 2), timeout=60_000)
+    first = int(board.get_attribute("data-index"))
+    teacher.locator(".cj-board-chip[aria-current=step]").focus()
+    teacher.keyboard.press("ArrowLeft" if first else "ArrowRight")
+    expect(board).to_have_attribute("data-index", str(first - 1 if first else 1))
+    expect(teacher.locator(".cj-board-chip[aria-current=step]")).to_be_focused()
+    expect(teacher.locator(".cj-board-frame .cj-review-title")).to_contain_text("gwen played")
+    for width, height in ((390, 844), (1280, 800)):
+        teacher.set_viewport_size({"width": width, "height": height})
+        assert_accessible(teacher, f"the review of gwen's deal at {width} px")
+        assert too_wide(teacher) == [], width
 
     # The teacher removes gwen's data from her page (a form the hub's XSRF check lets through).
     teacher.goto(hub.url + CLASS + "learner/gwen")
