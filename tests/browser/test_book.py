@@ -1,8 +1,9 @@
 """Every page of the built book, in Chromium, as a reader sees it.
 
 For each content page (discovered from _build/html; search and genindex skipped): no console
-error, no request off 127.0.0.1 (the ``page`` fixture), every embedded widget rendered, every
-static demo answers its control, images have text alternatives, heading levels never skip,
+error, no request off 127.0.0.1 (the ``page`` fixture), no widget code fetched before the reader
+is at work and each demo's picture holding the live widget's room (test_book_speed's check, at
+this page's 1280 px), every embedded widget rendered, every static demo answers its control, images have text alternatives, heading levels never skip,
 and axe-core finds no serious or critical violation.
 """
 
@@ -11,6 +12,8 @@ from __future__ import annotations
 import re
 
 import pytest
+
+from test_book_speed import VIEW, picture_room_problems, record_requests  # (beside this file)
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +29,11 @@ def open_book_page(page, book_site, book_page: str) -> None:
 
 
 def test_page(page, page_guard, page_checks, book_site, book_page):
+    urls = record_requests(page)
     open_book_page(page, book_site, book_page)
+    if VIEW in (book_site.root / book_page).read_text(encoding="utf-8", errors="replace"):
+        problems = picture_room_problems(page, book_page, urls)
+        assert not problems, "\n".join(problems)
     views = page_checks.wait_for_widgets(page)
     demos = page_checks.exercise_static_demos(page, book_page)
     assert demos <= views, f"{book_page}: {demos} static demos but {views} widget views"

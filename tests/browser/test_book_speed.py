@@ -5,7 +5,8 @@ These tests check behaviour, not timings (the budgets live in ``bench/lighthouse
 - on a chapter the text paints while the widget code is still held back, the demo's picture
   holds its room, and the demo works once its code arrives;
 - every demo's picture is exactly as tall as the live widget that replaces it, at phone and
-  desktop widths, so nothing below it moves; no widget code is fetched before a demo is near;
+  desktop widths, so nothing below it moves; no widget code is fetched before a demo is near
+  (at desktop width inside each page's own test in test_book.py, which opens every page so);
 - pages without widgets fetch no widget code at all;
 - the theme's icons still show without Font Awesome's script;
 - the loader's hook can put something else (a live demo) in a demo's place and back;
@@ -233,41 +234,53 @@ def test_a_reader_the_page_cannot_see_starts_a_demo_with_its_button(page, page_g
     page_guard.assert_clean(CHAPTER)
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
-def test_each_picture_holds_its_demos_room(page, page_guard, book_site, viewport):
+def picture_room_problems(page, name: str, urls: list[str]) -> list[str]:
+    """On ``name``, loaded with ``urls`` recording its requests (:func:`record_requests`) and
+    not yet touched: no widget code fetched before the reader did anything or on a scroll
+    alone, and every demo's picture exactly as tall (and as far from what precedes it) as the
+    live widget that replaces it, once the reader is at work. What went wrong, one line each.
+
+    At 1280 px this runs inside each page's own test (tests/browser/test_book.py, which opens
+    every page at that width anyway), at 390 px in the test below.
+    """
+    problems = []
+    settle(page)
+    early = [u for u in urls if WIDGET_CODE.search(u)] or loader_started(page)
+    if early:
+        problems.append(f"{name}: widget code fetched before the reader did anything: {early}")
+    demos = page.locator(".cj-demo")
+    if not demos.count():
+        return problems + [f"{name}: widget views but no .cj-demo picture"]
+    demos.first.scroll_into_view_if_needed()  # scrolled to, not yet touched
+    # Every picture drawn, as it is by the time the reader reaches it: a puzzle's picture
+    # far off-screen holds only an estimate of its room until then (content-visibility;
+    # tests/browser/test_practice_book.py checks that part).
+    page.add_style_tag(content=DRAW_ALL)
+    settle(page)
+    before = [demos.nth(i).evaluate(_GEOMETRY_JS) for i in range(demos.count())]
+    if [u for u in urls if WIDGET_CODE.search(u)] or loader_started(page):
+        problems.append(f"{name}: widget code fetched on a scroll alone")
+    engage(page)
+    page.wait_for_function(
+        "n => document.querySelectorAll('.cj-demo.cj-demo-ready').length === n",
+        arg=len(before), timeout=30_000)
+    after = [demos.nth(i).evaluate(_GEOMETRY_JS) for i in range(demos.count())]
+    for i, (b, a) in enumerate(zip(before, after)):
+        if abs(a["height"] - b["height"]) > 1 or abs(a["offset"] - b["offset"]) > 1:
+            problems.append(f"{name} demo {i}: picture {b}, live widget {a}")
+    return problems
+
+
+def test_each_picture_holds_its_demos_room_on_a_phone(page, page_guard, book_site):
     pages = widget_pages(book_site)
     assert pages, "no page of the book embeds a widget"
-    page.set_viewport_size(viewport)
+    page.set_viewport_size(PHONE)
     urls = record_requests(page)
     problems = []
     for name in pages:
         urls.clear()
         page.goto(book_site.url_for(name), wait_until="load")
-        settle(page)
-        early = [u for u in urls if WIDGET_CODE.search(u)] or loader_started(page)
-        if early:
-            problems.append(f"{name}: widget code fetched before the reader did anything: {early}")
-        demos = page.locator(".cj-demo")
-        if not demos.count():
-            problems.append(f"{name}: widget views but no .cj-demo picture")
-            continue
-        demos.first.scroll_into_view_if_needed()  # scrolled to, not yet touched
-        # Every picture drawn, as it is by the time the reader reaches it: a puzzle's picture
-        # far off-screen holds only an estimate of its room until then (content-visibility;
-        # tests/browser/test_practice_book.py checks that part).
-        page.add_style_tag(content=DRAW_ALL)
-        settle(page)
-        before = [demos.nth(i).evaluate(_GEOMETRY_JS) for i in range(demos.count())]
-        if [u for u in urls if WIDGET_CODE.search(u)] or loader_started(page):
-            problems.append(f"{name}: widget code fetched on a scroll alone")
-        engage(page)
-        page.wait_for_function(
-            "n => document.querySelectorAll('.cj-demo.cj-demo-ready').length === n",
-            arg=len(before), timeout=30_000)
-        after = [demos.nth(i).evaluate(_GEOMETRY_JS) for i in range(demos.count())]
-        for i, (b, a) in enumerate(zip(before, after)):
-            if abs(a["height"] - b["height"]) > 1 or abs(a["offset"] - b["offset"]) > 1:
-                problems.append(f"{name} demo {i}: picture {b}, live widget {a}")
+        problems += picture_room_problems(page, name, urls)
         page_guard.assert_clean(name)
     assert not problems, "\n".join(problems)
 
