@@ -227,7 +227,12 @@ function fail(text) {
 }
 
 async function run() {
-  const code = new URLSearchParams(location.search).getAll("code");
+  // Python to run before the lesson's own cells, if the page was given any: the browser tests
+  // set window.calijackLiveSetup (an init script, as window.calijackClock sets their clock) to
+  // the lessons' test settings, fewer guesses and shorter pauses. Nothing in the book sets it.
+  const setup = Array.isArray(globalThis.calijackLiveSetup) ? globalThis.calijackLiveSetup : [];
+  const code = [...setup.filter((source) => typeof source === "string"),
+                ...new URLSearchParams(location.search).getAll("code")];
   const [config, made] = await Promise.all([
     fetch(new URL("jupyter-lite.json", LITE)).then((response) => {
       if (!response.ok) throw new Error(`jupyter-lite.json (${response.status})`);

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import os
 import subprocess
 from collections.abc import Callable, Iterator
@@ -671,6 +672,13 @@ def voila_app(tmp_path_factory) -> Iterator[Callable[..., VoilaApp]]:
 # same code path) and the review's guesses fewer. A test that needs the lessons' own values
 # starts a server of its own (``voila_app``).
 LESSONS_ENV = {"CALIJACK_SANDBOX_DELAY": "0.05", "CALIJACK_REVIEW_SAMPLES": "12"}
+REVIEW_SAMPLES = int(LESSONS_ENV["CALIJACK_REVIEW_SAMPLES"])
+# The same settings for the live lessons (Pyodide), for a test that plays a whole deal there:
+# ``page.add_init_script(LIVE_SETUP)`` before the page opens, and the live page
+# (lite/play/play.mjs) runs this Python before the lesson. Its mirror reviews with
+# ``REVIEW_SAMPLES`` too.
+LIVE_SETUP = "window.calijackLiveSetup = [%s];" % json.dumps(
+    "import os; os.environ.update(%r)" % LESSONS_ENV)
 
 
 @pytest.fixture(scope="session")

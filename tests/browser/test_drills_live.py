@@ -23,6 +23,7 @@ from calijack.drill import drills_of
 from calijack.play import Session
 from calijack.retry import queue_entry
 from calijack.text_coach import same_cards
+from conftest import LIVE_SETUP, REVIEW_SAMPLES
 from test_live_book import START_MS, assert_no_traceback
 from test_progress_live import kept, wait_kept
 from test_sandbox import SEED, first_legal
@@ -44,7 +45,7 @@ def badly_played() -> tuple[dict, list, object]:
     entry = dict(progress.deal_entry(session, GAME_ID), when="2026-12-01T10:00:00Z")
     mirror = Session(seed=SEED)
     mirror.load(entry["record"])              # as the sandbox opens a past deal
-    found = drills_of(mirror.state, mirror.review())
+    found = drills_of(mirror.state, mirror.review(REVIEW_SAMPLES))  # as the test's live page reviews
     assert len(found) >= 2, "the deal must have two mistakes to try"
     return entry, found, mirror.compare()
 
@@ -93,6 +94,7 @@ def miss_twice_then_right(where, found: list, pick, after_the_first_miss=lambda:
 def test_try_your_mistakes_again_queues_the_missed_one_and_it_comes_back_due(book_site, page, page_checks,
                                                                                 page_guard):
     entry, found, compared = badly_played()
+    page.add_init_script(LIVE_SETUP)  # the lessons' test settings: shorter pauses, fewer guesses
     doc = dict(progress.empty(), deals=[entry])
     page.goto(book_site.url_for("book/practice.html"), wait_until="load")
     page.evaluate("([key, text]) => localStorage.setItem(key, text)", [progress.KEY, json.dumps(doc)])

@@ -27,7 +27,8 @@ from calijack import progress
 from calijack.play import Session
 from calijack.serve.static import TWINS
 import test_sandbox
-from conftest import BOOK_HTML, REPO, exercise_static_demos, select_position, wait_for_widgets
+from conftest import (BOOK_HTML, LIVE_SETUP, REPO, REVIEW_SAMPLES, exercise_static_demos, select_position,
+                      wait_for_widgets)
 from test_sandbox import SEED, every_card_is_legal, play_while, settle
 
 # The Voilà tests' way of playing a card: press_card since the card table (issue 9).
@@ -74,6 +75,7 @@ def start_live(page, book_site, lesson: str, kept: bool | None = False):
 
 
 def test_the_live_sandbox_plays_a_whole_deal_by_clicks(book_site, page, page_guard):
+    page.add_init_script(LIVE_SETUP)  # the lessons' test settings: shorter pauses, fewer guesses
     scripts: list[str] = []
     page.on("request", lambda request: scripts.append(request.url)
             if urlsplit(request.url).path.endswith((".js", ".mjs")) else None)
@@ -128,7 +130,7 @@ def test_the_live_sandbox_plays_a_whole_deal_by_clicks(book_site, page, page_gua
     # learner's 26 plays, the mistakes marked as the engine marks them (same seed and guesses).
     frame.locator(".cj-review-deal").click()
     frame.wait_for_selector('.cj-board[data-steps="26"]', timeout=START_MS)
-    reviews = mirror.review()
+    reviews = mirror.review(REVIEW_SAMPLES)
     chips = frame.locator(".cj-board .cj-board-chip")
     assert chips.count() == 26
     marked = [k for k in range(26) if "cj-board-bad" in (chips.nth(k).get_attribute("class") or "")]

@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 
 from calijack import progress
 from calijack.play import Session
+from conftest import LIVE_SETUP
 from test_live_book import START_MS, start_live
 from test_progress_book import BLOCKED, replayed_points
 from test_sandbox import NOTEBOOK, SEED, first_legal, play_while, press_card, settle
@@ -52,6 +53,7 @@ def play_cards(frame, mirror: Session, count: int) -> None:
 
 
 def test_play_live_continue_finish_download_and_review(book_site, page, page_guard, tmp_path):
+    page.add_init_script(LIVE_SETUP)  # the lessons' test settings: shorter pauses, fewer guesses
     frame = start_live(page, book_site, "07_sandbox")
     mirror = Session(seed=SEED)
     settle(frame, mirror)
