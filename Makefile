@@ -10,7 +10,7 @@ VOILA_PORT ?= 8866
 # deflated, for a host that sends .zip and .whl as they are (book/publishing.md).
 LITE_ARCHIVES ?= stored
 
-.PHONY: env chromium npm lite book test test-fast serve bench lighthouse lock clean hub hub-env
+.PHONY: env chromium npm lite book test test-fast serve lab bench lighthouse lock clean hub hub-env
 
 # Copied to .venv/etc/jupyter/voila.py: any `voila` of the environment reads calijack's lesson
 # settings (book/teaching.md: the lesson server).
@@ -91,6 +91,12 @@ test-fast: env
 serve: env book
 	@$(PY) -m calijack.serve --book _build/html --book-port $(BOOK_PORT) --voila-port $(VOILA_PORT)
 
+# JupyterLab 4 over the lessons' notebooks, where a teacher adapts a lesson (book/teaching.md):
+# 127.0.0.1 only, with a token; the address to open is printed (calijack/serve/lab.py).
+LAB_PORT ?= 8888
+lab: env
+	@$(PY) -m calijack.serve.lab --notebooks notebooks --port $(LAB_PORT)
+
 # OpenSpiel, the yardstick, comes with the test extra (requirements.txt).
 bench: env
 	$(PY) bench/speed.py --json
@@ -133,7 +139,7 @@ lock:
 	$(LOCK_VENV)/bin/pip install --quiet --disable-pip-version-check $(PIP_TOOLS)
 	CUSTOM_COMPILE_COMMAND="make lock" $(LOCK_VENV)/bin/pip-compile --quiet --strip-extras \
 	  --no-emit-index-url --no-emit-find-links --unsafe-package calijack $(if $(UPGRADE),--upgrade) \
-	  --extra widgets --extra lessons --extra openspiel --extra test \
+	  --extra widgets --extra lessons --extra lab --extra openspiel --extra test \
 	  --output-file requirements.txt pyproject.toml requirements.in
 
 clean:

@@ -13,6 +13,7 @@ from importlib.util import find_spec
 EXTRAS = {
     "widgets": ("ipywidgets", "anywidget"),
     "lessons": ("voila", "jupyter_server", "whitenoise", "waitress"),
+    "lab": ("jupyterlab",),
 }
 
 

@@ -96,7 +96,7 @@ def test_the_wheel_holds_the_engine_and_its_views_and_nothing_else(wheel):
     requires = sorted(line for line in metadata.splitlines() if line.startswith("Requires-Dist: tqdm"))
     assert requires == ['Requires-Dist: tqdm>=4.60; sys_platform != "emscripten"']
     extras = {line.split(": ")[1] for line in metadata.splitlines() if line.startswith("Provides-Extra:")}
-    assert extras == {"widgets", "lessons", "openspiel", "test"}
+    assert extras == {"widgets", "lessons", "lab", "openspiel", "test"}
 
 
 def test_the_engine_runs_with_nothing_but_what_it_declares(venv):

@@ -12,10 +12,12 @@ from __future__ import annotations
 import copy
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import jsonschema
 import pytest
 import yaml
+from traitlets.config import Config
 
 from calijack.serve import SANDBOX
 from test_hub_settings import hub_config  # noqa: F401  (a fixture, shared)
@@ -112,6 +114,27 @@ def test_the_values_say_what_make_hub_says(chart, hub_config):
     assert merged["cull"]["enabled"] is True and merged["cull"]["timeout"] == settings.cull_timeout
     assert singleuser["memory"]["limit"] and singleuser["cpu"]["limit"]
     assert singleuser["storage"]["type"] == "none"
+
+
+def test_the_teachers_role_alone_opens_jupyterlab_on_either_hub(chart, hub_config, tmp_path):
+    """``make hub``'s pre-spawn hook and the values' one: the teacher's own server opens on
+    JupyterLab (and keeps the teacher's adapted lessons); a learner's does not."""
+    config, _ = hub_config
+    snippet = helm_merge(chart[1], ours())["hub"]["extraConfig"]["calijack-teacher-opens-jupyterlab"]
+    z2jh = Config()
+    exec(snippet, {"c": z2jh})  # as the chart's hub runs its extraConfig
+    for where, hook in (("make hub", config.Spawner.pre_spawn_hook), ("z2jh", z2jh.KubeSpawner.pre_spawn_hook)):
+        for role, lab in (("teacher", True), ("user", False)):
+            home = tmp_path / where / role
+            spawner = SimpleNamespace(user=SimpleNamespace(roles=[SimpleNamespace(name=role)]), home_dir=str(home),
+                                      default_url=config.Spawner.default_url, environment={"KEPT": "1"})
+            hook(spawner)
+            assert (spawner.default_url == "/lab") is lab, (where, role)
+            assert spawner.environment == {"KEPT": "1", **({"CALIJACK_SERVER_LAB": "1"} if lab else {})}
+            if where == "make hub":  # the lessons are copied; the teacher's adapted copy is kept
+                (home / SANDBOX).write_text("adapted")
+                hook(spawner)
+                assert ((home / SANDBOX).read_text() == "adapted") is lab, role
 
 
 def test_the_image_recipe_matches_the_values():

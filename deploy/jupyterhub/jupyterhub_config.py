@@ -12,6 +12,9 @@ page "Teaching with calijack" (``book/teaching.md``) says when to use it and wha
   admin role holds ``access:servers`` (open any learner's server) and ``tokens`` (act as any
   learner), and ``admin:users`` would let a teacher rename or re-create a learner and log in
   under that name. Nobody is an admin; a password is reset at the machine (``hub.py forget``).
+- **The teacher's own server** opens in JupyterLab (``_prepare``: the teacher's role, marked for
+  ``singleuser/jupyter_server_config.py``), over the teacher's copies of the lessons, which the
+  next start keeps; a learner's server is Voilà only, and writes none of its files.
 - **A server per learner**: ``SimpleLocalProcessSpawner`` starts each learner's Jupyter server
   (Voilà as its extension, with calijack's configuration: ``singleuser/``) as a process of its
   own, in a folder of its own, listening on 127.0.0.1, reached only through the proxy and only
@@ -136,15 +139,33 @@ c.Spawner.http_timeout = 180
 _LESSONS = HERE.parents[1] / "notebooks"  # the repository's lessons
 
 
-def _copy_lessons(spawner):
-    """Give the learner a fresh copy of the lessons: what their server may write stays theirs."""
+LAB_ROLE = "teacher"  # the role whose holders' own servers are JupyterLab too (see below)
+
+
+def opens_lab(spawner) -> bool:
+    """Whether ``spawner``'s user holds the teacher's role: their server offers JupyterLab."""
+    return any(role.name == LAB_ROLE for role in spawner.user.roles)
+
+
+def _prepare(spawner):
+    """A learner gets a fresh copy of the lessons: what their server holds stays theirs.
+
+    The teacher's own server is JupyterLab as well (singleuser/jupyter_server_config.py reads
+    ``CALIJACK_SERVER_LAB``) and opens on it, over the teacher's copies of the lessons: the lessons
+    the teacher does not have yet are copied in, the ones being adapted are kept. A learner's
+    server stays Voilà only."""
     home = Path(spawner.home_dir)
     home.mkdir(parents=True, exist_ok=True)
+    teacher = opens_lab(spawner)
     for lesson in _LESSONS.glob("*.ipynb"):
-        shutil.copyfile(lesson, home / lesson.name)
+        if not (teacher and (home / lesson.name).exists()):
+            shutil.copyfile(lesson, home / lesson.name)
+    if teacher:
+        spawner.default_url = "/lab"
+        spawner.environment = {**spawner.environment, "CALIJACK_SERVER_LAB": "1"}
 
 
-c.Spawner.pre_spawn_hook = _copy_lessons
+c.Spawner.pre_spawn_hook = _prepare
 
 # -- Idle servers ----------------------------------------------------------------------------------
 # The hub learns of a learner's activity from their server and from the proxy, every few minutes

@@ -91,10 +91,10 @@ NON_CONTENT_PAGES = {"search.html", "genindex.html", "py-modindex.html"}
 
 
 def _runs_long(item: pytest.Item) -> bool:
-    """A test that starts a server or a Python of its own (Voilà, a hub, Python in the browser):
-    10 to 50 s. A test of the static book's pages takes a few seconds."""
+    """A test that starts a server or a Python of its own (Voilà, a hub, JupyterLab, Python in the
+    browser): 10 to 50 s. A test of the static book's pages takes a few seconds."""
     return (bool({"voila_app", "lessons", "hub"} & set(getattr(item, "fixturenames", ())))
-            or any(word in item.path.name for word in ("live", "hub", "classroom", "first_visit", "offline")))
+            or any(word in item.path.name for word in ("live", "hub", "classroom", "first_visit", "offline", "lab")))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

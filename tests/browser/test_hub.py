@@ -171,6 +171,38 @@ def test_three_learners_at_once_each_in_their_own_sandbox(hub, new_page, page_gu
     take_expected_errors(page_guard, 403, "/hub/api/oauth2/authorize")
 
 
+def test_the_teachers_own_server_offers_jupyterlab_and_a_learners_does_not(hub, new_page):
+    """The teacher's server opens on JupyterLab and may save a notebook; learner1's (running
+    already when the first test has run) has no JupyterLab, and its file API writes nothing."""
+
+    def server(name: str, landing: str):
+        """``name`` signed in, their server started; the server's page ``landing`` (through the
+        hub's sign-in to the server, which gives the page its cookies)."""
+        page = new_page()
+        assert submit_login(page, hub, name, password(name), next_url="/hub/spawn") == 302
+        page.goto("about:blank")  # off the spawn page, whose own sign-in to the server would race ours
+        wait_until(lambda: whoami(page, hub)[1].get("server") == f"/user/{name}/", 180, f"{name}'s server did not start")
+        return page, page.request.get(hub.url + f"user/{name}/{landing}")
+
+    def save(page, name: str) -> int:
+        """PUT a notebook through the server's file API, with the server's XSRF token, as JupyterLab does."""
+        xsrf = next(c["value"] for c in page.context.cookies() if c["name"] == "_xsrf")
+        return page.request.put(hub.url + f"user/{name}/api/contents/adapted.ipynb",
+                                headers={"X-XSRFToken": xsrf}, data={"type": "notebook", "content": {
+                                    "cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}}).status
+
+    teacher, lab = server(TEACHER, "")  # where the teacher's server opens
+    assert lab.status == 200 and lab.url == hub.url + f"user/{TEACHER}/lab" and '"appName": "JupyterLab"' in lab.text()
+    assert save(teacher, TEACHER) == 201
+    learner, lessons = server("learner1", "voila/tree")  # Voilà's list of the lessons
+    assert lessons.status == 200 and SANDBOX in lessons.text()
+    for path in ("lab", "lab/tree/" + SANDBOX, "tree"):
+        assert learner.request.get(hub.url + f"user/learner1/{path}").status == 404, path
+    assert save(learner, "learner1") == 403
+    assert not (hub.state / "learners" / "learner1" / "adapted.ipynb").exists()
+    assert (hub.state / "learners" / TEACHER / "adapted.ipynb").exists()
+
+
 def test_bad_logins_get_the_hubs_refusal_and_nobody_elses_server(hub, new_page, page_guard):
     # dave signs in (the first login sets his password) and his server starts; no lesson is
     # opened on it (the page leaves the spawn page), so the test spends no time rendering one.
