@@ -283,7 +283,7 @@ def make_app(store, prefix: str, hub_url: str = "/hub/", hub_auth=None, room=Non
 _STYLE = (Path(__file__).with_name("pages.css")).read_text(encoding="utf-8")
 _PACKAGE = Path(__file__).resolve().parent.parent
 # The review board: the sandbox's stylesheet and script, read from their one copy (no widgets imported).
-_BOARD_CSS = (_PACKAGE / "static" / "calijack.css").read_text(encoding="utf-8")
+_BOARD_STYLESHEET = (_PACKAGE / "static" / "calijack.css").read_text(encoding="utf-8")
 _BOARD_JS = "\n".join((path).read_text(encoding="utf-8") for path in (
     _PACKAGE / "widgets" / "keys.js", _PACKAGE / "widgets" / "review.js", Path(__file__).with_name("board.js")))
 
@@ -394,7 +394,7 @@ def _review_page(prefix: str, name: str, number: int, entry: dict, board: dict, 
             f"<noscript><p>{e(say('review_noscript'))}</p></noscript>"
             f"<script type='application/json' id='cj-review-data'>{_script_json(board)}</script>"
             f"<script type='module'>{_BOARD_JS}</script>")
-    return _page(say("review_title", name=name), body, head=f"<style>{_BOARD_CSS}</style>")
+    return _page(say("review_title", name=name), body, head=f"<style>{_BOARD_STYLESHEET}</style>")
 
 
 def _my_page(prefix: str, learner: str, kept, xsrf: str) -> str:
