@@ -18,12 +18,18 @@ VOILA_SETTINGS := calijack/serve/jupyter_config/environment/voila.py
 
 # uv installs the pins of requirements.txt (the same packages pip would: a fresh environment in
 # about 10 s, against a minute with pip); itself pinned, installed by the environment's own pip.
+# The lock is complete (make lock), so nothing else is resolved (--no-deps, as pip-sync does):
+# what is installed is exactly what requirements.txt pins. Left out on purpose (make lock's
+# --unsafe-package): rfc3987-syntax (and its lark), which jsonschema's format checks import when
+# present and which builds a grammar as it is imported: 1.8 s of CPU for every Jupyter server,
+# hub, Voilà and nbclient process (jupyter_server.serverapp imports in 2.6 s with it, 0.6 s
+# without); it checks the syntax of IRIs, which nothing here validates. UPGRADING.md.
 UV_PIN := uv==0.13.9
 UV := $(VENV)/bin/uv pip install --quiet --python $(PY)
 $(STAMP): requirements.txt pyproject.toml $(VOILA_SETTINGS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check $(UV_PIN)
-	$(UV) -r requirements.txt
+	$(UV) --no-deps -r requirements.txt
 	$(UV) --no-deps --no-build-isolation -e .
 	mkdir -p $(VENV)/etc/jupyter && cp $(VOILA_SETTINGS) $(VENV)/etc/jupyter/voila.py
 	touch $@
@@ -116,7 +122,7 @@ HUB_TEACHER ?= teacher
 HUB_PORT ?= 8800
 HUB_STATE ?= .hub
 $(HUB_STAMP): $(STAMP) $(HUB)/requirements.txt
-	$(UV) -r $(HUB)/requirements.txt -c requirements.txt
+	$(UV) --no-deps -r $(HUB)/requirements.txt -c requirements.txt
 	touch $@
 $(HUB)/node_modules/.package-lock.json: $(HUB)/package-lock.json | npm
 	npm ci --prefix $(HUB) --no-audit --no-fund --silent
@@ -138,7 +144,8 @@ lock:
 	test -x $(LOCK_VENV)/bin/pip || $(PYTHON) -m venv $(LOCK_VENV)
 	$(LOCK_VENV)/bin/pip install --quiet --disable-pip-version-check $(PIP_TOOLS)
 	CUSTOM_COMPILE_COMMAND="make lock" $(LOCK_VENV)/bin/pip-compile --quiet --strip-extras \
-	  --no-emit-index-url --no-emit-find-links --unsafe-package calijack $(if $(UPGRADE),--upgrade) \
+	  --no-emit-index-url --no-emit-find-links --unsafe-package calijack \
+	  --unsafe-package rfc3987-syntax --unsafe-package lark $(if $(UPGRADE),--upgrade) \
 	  --extra widgets --extra lessons --extra lab --extra openspiel --extra test \
 	  --output-file requirements.txt pyproject.toml requirements.in
 

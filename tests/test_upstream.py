@@ -252,3 +252,20 @@ def test_pyodide_still_takes_the_snapshot_options_the_kernel_start_uses():
         assert re.search(rf"\b{method}\(", types), f"{PREFIX}Pyodide has no {method}()"
     assert re.search(r"\bloadedPackages:", types), f"{PREFIX}Pyodide has no loadedPackages"
     assert re.search(r"\bbatched\??:", types), f"{PREFIX}Pyodide's setStdout/setStderr take no batched"
+
+
+def test_the_environment_leaves_out_rfc3987_syntax_and_jupyter_servers_start_without_it():
+    """The Makefile installs exactly the lock, which leaves rfc3987-syntax out (UPGRADING.md): it
+    costs every Jupyter process 1.8 s of CPU as it is imported. A bump that brings it back, or a
+    jsonschema that can no longer do without it, fails here by name."""
+    import subprocess
+    import sys
+
+    assert importlib.util.find_spec("rfc3987_syntax") is None, (
+        PREFIX + "rfc3987-syntax is installed again: a new pin depends on it; install with the "
+        "Makefile (--no-deps) or see UPGRADING.md")
+    lock = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    assert not re.search(r"^(rfc3987-syntax|lark)==", lock, re.M), PREFIX + "make lock pinned rfc3987-syntax again"
+    done = subprocess.run([sys.executable, "-c", "import jsonschema, jupyter_events, jupyter_server.serverapp"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, PREFIX + "a Jupyter server no longer imports without rfc3987-syntax:\n" + done.stderr
