@@ -355,6 +355,10 @@ def test_a_learners_progress_on_the_hub_reaches_the_teacher_and_follows_them(hub
         assert too_wide(teacher) == [], width
 
     # The teacher removes gwen's data from her page (a form the hub's XSRF check lets through).
+    # gwen has left first: a page of hers still open would send its copy back with its next
+    # save (the teacher's removal keeps no reset time; a learner's own Reset does).
+    gwen.close()
+    other.close()
     teacher.goto(hub.url + CLASS + "learner/gwen")
     teacher.once("dialog", lambda dialog: dialog.accept())
     teacher.get_by_role("button", name=say("delete", name="gwen")).click()
@@ -474,7 +478,10 @@ def test_two_learners_play_each_other_at_a_table_and_the_teacher_watches(hub, br
         for each in (*pages, teacher):
             expect(each.locator("#cj-sheet tbody tr")).to_have_count(4)
         sheets = [each.locator("#cj-sheet").inner_text() for each in (*pages, teacher)]
-        assert sheets[0] == sheets[1] == sheets[2] and "learner1" in sheets[0], sheets
+        # The same sheet on the three screens, in the players' names (one of them may have
+        # scored every point of a deal).
+        assert sheets[0] == sheets[1] == sheets[2], sheets
+        assert "learner1" in sheets[0] or "learner2" in sheets[0], sheets
         assert ann.locator("[data-scores]").get_attribute("data-scores") == bo.locator("[data-scores]").get_attribute("data-scores")
         assert_accessible(bo, "the score sheet at 390 px")
         assert too_wide(bo) == []
