@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from .text_progress import TEXTS as PROGRESS_TEXTS
+
 __all__ = ["TEXTS", "say"]
 
 TEXTS = {
@@ -83,7 +85,7 @@ TEXTS = {
     "me_local_done": "This browser's copy was removed too.",
     "me_local_failed": "This browser's copy could not be removed: this browser blocks the site's storage.",
     "me_back": "Back to your progress",
-    "me_link": "Your progress on the hub, and Reset",
+    "me_link": PROGRESS_TEXTS["class_me"],  # one sentence: the lessons link to the page with it too
 }
 """Every template, by key (``{name}`` fields)."""
 

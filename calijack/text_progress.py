@@ -21,6 +21,10 @@ TEXTS = {
     "note_local": "Your progress is kept in this browser, on this device only.",
     "note_sync_paused": "Syncing your progress with the class is paused: it is kept in this browser, and "
                         "sent again at your next save.",
+    "note_sync_reset": "Your progress was reset from another device, so the class's server no longer "
+                       "takes this browser's older copy: to sync again, reset it here too, under the link "
+                       "below.",
+    "class_me": "Your progress on the hub, and Reset",
     "note_unreadable": "Your saved progress could not be read, so nothing new is kept until you reset it "
                        "on the Your progress page.",
     # -- why a document (kept, or a file given to Load progress) cannot be read -----------------

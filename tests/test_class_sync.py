@@ -40,6 +40,7 @@ let up = false;
 globalThis.fetch = (url, options) => {
   calls.push({ url, method: options.method, xsrf: options.headers["X-XSRFToken"] });
   if (!up) return Promise.reject(new TypeError("Failed to fetch"));
+  if (plan.refuse && options.method === "PUT") return Promise.resolve({ ok: false, status: 409 });
   const body = options.method === "PUT" ? JSON.stringify({ document: plan.server }) : "";
   return Promise.resolve({ ok: true, status: options.method === "DELETE" ? 204 : 200,
     json: () => Promise.resolve(JSON.parse(body)) });
@@ -97,3 +98,37 @@ def test_the_page_keeps_progress_when_the_service_is_away_and_syncs_when_it_is_b
     assert out["frames"] == 2  # the failed call made the next save sign in again
     assert out["refused"] is True and out["deleted"] is True
     assert out["urls"] == ["/services/calijack-class/api/progress"]
+
+
+RESET_ELSEWHERE = DRIVER.split("(async () => {")[0] + r"""
+(async () => {
+  const out = {};
+  up = true;
+  await api.startSync("/services/calijack-class/");   // refused: older than a reset elsewhere
+  out.refusedNote = api.status().note;
+  out.kept = api.answerCheck("book/03_legal_play#1", true);
+  plan.refuse = false;                                // reset here too: the service takes it again
+  api.answerCheck("book/03_legal_play#2", true);
+  await sleep(plan.window + 400);
+  out.noteAfter = api.status().note;
+  process.stdout.write(JSON.stringify(out));
+})();
+"""
+
+
+def test_a_copy_refused_as_older_than_a_reset_says_so_and_syncs_again_once_taken(tmp_path):
+    """The service answers 409 to a copy dated before the learner's reset on another device: the
+    page keeps its progress, its note says why syncing stopped (not only that it is paused)."""
+    node = shutil.which("node")
+    assert node, "node is missing: install Node.js (`make npm` installs Debian's npm, which brings it)"
+    source = progress.script().replace('"syncSeconds":5', '"syncSeconds":1')
+    script = tmp_path / "reset.js"
+    script.write_text(source + "\n" + RESET_ELSEWHERE, encoding="utf-8")
+    done = subprocess.run([node, str(script)], input=json.dumps({"server": progress.empty(), "window": 1000,
+                                                                 "refuse": True}),
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["refusedNote"] == say("note_sync_reset") != say("note_sync_paused")
+    assert out["kept"] is True
+    assert out["noteAfter"] == ""

@@ -276,7 +276,8 @@
   }
 
   function status() {
-    var note = state.status === "ok" ? (link.paused ? say("note_sync_paused") : "") : say("note_" + state.status);
+    var note = state.status === "ok" ? (link.paused ? say(link.refused ? "note_sync_reset" : "note_sync_paused") : "")
+      : say("note_" + state.status);
     return { status: state.status, reason: state.reason, note: note, syncing: !!link.url, paused: link.paused };
   }
 
@@ -290,7 +291,10 @@
   // unless the learner changed something meanwhile (then the next call carries that too). At
   // most one call each CONFIG.syncSeconds; a failed call pauses syncing (one line says so) until
   // the next save. Nothing here blocks the page: progress is kept in this browser first.
-  var link = { url: null, xsrf: null, timer: null, busy: false, paused: false, last: 0, ready: null, again: false };
+  // refused: the service's last answer was 409 (this browser's copy is older than the learner's
+  // reset on another device), said in the note until a call succeeds.
+  var link = { url: null, xsrf: null, timer: null, busy: false, paused: false, refused: false, last: 0, ready: null,
+    again: false };
 
   function call(method, body, keepalive) {
     var headers = { "X-XSRFToken": link.xsrf };
@@ -317,6 +321,7 @@
     link.last = Date.now();
     return call("PUT", sent).then(function (answer) {
       link.busy = false;
+      link.refused = false;
       pause(false);
       var now = load();
       if (answer && answer.document && JSON.stringify(now.doc) === sent) {
@@ -329,11 +334,14 @@
         link.again = true;
       }
       if (link.again) { link.again = false; schedulePush(); }
-    }, function () {
+    }, function (error) {
       // Signed out of the service (it restarted, or the hub's sign-in ended) or out of reach:
-      // the next save opens the sync page again before it sends.
+      // the next save opens the sync page again before it sends. Refused as older than a reset
+      // (409): the note says so, and what to do.
       link.busy = false;
       link.xsrf = null;
+      var refused = !!error && error.message === "409";
+      if (refused !== link.refused) { link.refused = refused; if (link.paused) notify(); }
       pause(true);
     });
   }
@@ -574,6 +582,15 @@
     // On the class's hub: keep this browser's progress in step with the class service at `url`.
     startSync: startSync,
     syncNow: syncNow,
+    // On the class's hub: the link to the learner's own page of the class service (their row
+    // and their Reset), under a lesson's note. `url` is the service's path given to startSync.
+    meLink: function (url) {
+      var a = root.document.createElement("a");
+      a.className = "cj-class-me";
+      a.href = url + "me";
+      a.textContent = say("class_me");
+      return a;
+    },
     syncing: function () { return !!link.url; },
     // Replace the whole document with `doc` (a checked one: parse()'s), as Load progress does.
     replace: function (doc) {

@@ -157,8 +157,12 @@ def read_learners(path: Path) -> list[str]:
 
 
 def port_taken(address: str, port: int) -> bool:
-    """True if something already listens on ``address``:``port`` (then the proxy could not)."""
+    """True if something already listens on ``address``:``port`` (then the proxy could not).
+
+    With ``SO_REUSEADDR``, as the proxy itself listens: the connections a hub stopped a moment
+    ago leaves waiting (TIME_WAIT) do not keep it from starting again on its port."""
     with socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((address, port))
         except OSError:

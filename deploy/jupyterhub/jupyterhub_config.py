@@ -130,6 +130,10 @@ c.Spawner.environment = {
     # The lesson pages sync the learner's progress with the class service, on the hub's origin.
     "CALIJACK_CLASS_URL": f"/services/{CLASS}/",
 }
+# Two settings of the sandbox pass from the hub's environment to each learner's kernel, when
+# set (the tests shorten both): CALIJACK_SANDBOX_DELAY, the seconds the computer pauses before
+# its card, and CALIJACK_REVIEW_SAMPLES, the guesses the coach takes per play.
+c.Spawner.env_keep.extend(["CALIJACK_SANDBOX_DELAY", "CALIJACK_REVIEW_SAMPLES"])
 # The learner's folder holds no configuration that counts.
 c.Spawner.disable_user_config = True
 # Thirty servers starting at once on two cores take a while: slow is slow, not failed.

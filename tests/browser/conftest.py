@@ -233,7 +233,12 @@ def _guarded_page(browser, page_guard: PageGuard, **context_options):
             route_obj.continue_()
 
     context.route("**/*", route)
-    pg = context.new_page()
+    return context, guard_page(context.new_page(), page_guard)
+
+
+def guard_page(pg, page_guard: PageGuard):
+    """``pg`` (a new page) with the guard's timeouts, and its console errors, uncaught errors and
+    off-site requests going to ``page_guard``: a second page of one browser (one context) too."""
     pg.set_default_timeout(15_000)
     # A navigation gets what the lesson server gives a lesson to start (Voilà's page is sent as
     # its cells run: VoilaExecutor.startup_timeout, calijack/serve/jupyter_config/voila.py), not
@@ -254,7 +259,7 @@ def _guarded_page(browser, page_guard: PageGuard, **context_options):
     pg.on("console", on_console)
     pg.on("pageerror", lambda exc: page_guard.page_errors.append(str(exc)))
     pg.on("request", on_request)
-    return context, pg
+    return pg
 
 
 @pytest.fixture

@@ -10,7 +10,10 @@ request off 127.0.0.1 fails the test, so each refusal a test expects is taken of
 from __future__ import annotations
 
 import dataclasses
+import csv
+import html
 import json
+import os
 import secrets
 import subprocess
 import sys
@@ -24,7 +27,9 @@ from playwright.sync_api import expect
 
 from calijack.serve import SANDBOX, free_port, stop_process_group
 from a11y_checks import assert_accessible, too_wide  # noqa: E402  (beside this file)
+from conftest import LESSONS_ENV, REVIEW_SAMPLES, guard_page  # noqa: E402  (beside this file)
 from test_classroom import play_a_card, wait_for_sandbox, wait_until  # noqa: E402  (beside this file)
+from test_sandbox import SEED, first_legal, press_card, settle  # noqa: E402  (beside this file)
 
 REPO = Path(__file__).resolve().parents[2]
 HUB = REPO / "deploy" / "jupyterhub" / "hub.py"
@@ -35,6 +40,10 @@ TEACHER = "teacher"
 LESSON = f"voila/render/{SANDBOX}"
 INVALID = "Invalid username or password"
 NOT_YOURS = "You do not have permission to access Server at /user/{}/"
+
+CLASS_LIST = [*LEARNERS, "dave", "erin", "frank"]
+CLASS = "services/calijack-class/"
+LESSON_3 = "voila/render/03_legal_play.ipynb"
 
 # One hub for the module (the ``hub`` fixture): its tests run on one worker (make test's
 # --dist loadgroup).
@@ -65,19 +74,21 @@ class Hub:
             return 0, ""
 
 
-def start_hub(folder: Path, names: list[str], *options: str, timeout: float = 90) -> Hub:
-    """``hub.py`` with ``names`` as learners, on 127.0.0.1 and a free port; returns when it answers."""
+def start_hub(folder: Path, names: list[str], *options: str, timeout: float = 90, port: int = 0) -> Hub:
+    """``hub.py`` with ``names`` as learners, on 127.0.0.1 and ``port`` (a free one if 0), the
+    lessons' test settings in its learners' kernels (shorter pauses, fewer guesses: passed on by
+    the hub's ``env_keep``); returns when it answers."""
     folder.mkdir(parents=True, exist_ok=True)
     learners = folder / "learners.txt"
     learners.write_text("# the test's class\n" + "\n".join(names) + "\n")
-    port = free_port()
+    port = port or free_port()
     log_path = folder / "hub.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             [sys.executable, str(HUB), "--state", str(folder / "state"), "--learners", str(learners),
              "--teacher", TEACHER, "--port", str(port), *options],
             cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            start_new_session=True)  # own group: stopping it stops the proxy and every server
+            env={**os.environ, **LESSONS_ENV}, start_new_session=True)  # own group: stopping it stops the proxy and every server
     hub = Hub(f"http://127.0.0.1:{port}/", process, folder / "state", log_path)
     deadline = time.monotonic() + timeout
     while hub.api("hub/api/")[0] != 200:
@@ -90,9 +101,9 @@ def start_hub(folder: Path, names: list[str], *options: str, timeout: float = 90
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory):
-    """A hub with the three learners of the class, two more for the bad-input test, frank,
-    who never logs in, and gwen, whose progress the class service keeps."""
-    started = start_hub(tmp_path_factory.mktemp("hub"), [*LEARNERS, "dave", "erin", "frank", "gwen"])
+    """A hub with the three learners of the class, two more for the bad-input test, and frank,
+    who never logs in."""
+    started = start_hub(tmp_path_factory.mktemp("hub"), CLASS_LIST)
     yield started
     stop_process_group(started.process, timeout=30)
 
@@ -130,7 +141,43 @@ def whoami(page, hub: Hub) -> tuple[int, dict]:
     return answer.status, (json.loads(answer.text()) if answer.status == 200 else {})
 
 
-def test_three_learners_at_once_each_in_their_own_sandbox(hub, new_page, page_guard):
+def _csv_rows(page, hub: Hub) -> dict[str, list[str]]:
+    """The class's CSV, as the teacher downloads it: learner -> their row."""
+    answer = page.request.get(hub.url + CLASS + "class.csv")
+    assert answer.status == 200, answer.status
+    rows = list(csv.reader(answer.text().splitlines()))
+    from calijack.classsvc.summary import CSV_HEADER
+
+    assert rows[0] == CSV_HEADER
+    return {row[0]: row for row in rows[1:]}
+
+
+def _restart(hub: Hub) -> None:
+    """Stop the hub (its proxy, the class service and every server go with it) and start it
+    again on the same port and state folder: what a restarted machine does."""
+    stop_process_group(hub.process, timeout=30)
+    again = start_hub(hub.state.parent, CLASS_LIST, port=int(hub.url.rsplit(":", 1)[1].strip("/")))
+    hub.process, hub.log_path = again.process, again.log_path
+
+
+def test_a_class_of_three_on_the_hub_and_the_teacher_sees_exactly_what_they_did(hub, new_page, page_guard):
+    """Three learners log in at once, each to a sandbox of their own (none reaches another's
+    server); each finishes the deal (the first legal card each time), misses a mistake tried
+    again, and answers lesson 3's first quick check (learner2 wrongly at first). The teacher's
+    page and CSV show exactly those numbers; a learner is refused the page and a classmate's
+    data; learner2, in a new browser, finds everything; the hub and the class service restart
+    and nothing is lost; the teacher opens one of the deals on the review board and removes
+    learner3's data. The same deal for all three: the notebook's seed, mirrored here."""
+    from calijack import progress
+    from calijack.drill import drills_of
+    from calijack.play import Session
+    from calijack.progress.entries import deal_totals
+    from calijack.retry import queue_entry
+    from calijack.text_class import say
+    from calijack.text_progress import TEXTS
+    from calijack.text_progress import TEXTS as PROGRESS_TEXTS
+    from calijack.widgets.lesson_checks import LEGAL_PLAY_PAGE
+
     pages = {name: new_page() for name in LEARNERS}
     for name, page in pages.items():  # every login form filled, then all sent at once
         page.goto(hub.url)
@@ -141,9 +188,9 @@ def test_three_learners_at_once_each_in_their_own_sandbox(hub, new_page, page_gu
     for name, page in pages.items():
         wait_for_sandbox(page, timeout=180_000)
         assert page.url == hub.url + f"user/{name}/{LESSON}"
-    for page in pages.values():
-        play_a_card(page)
-        assert page.locator("#cj-lost").is_hidden()
+        assert page.locator(".cj-seed input").input_value() == str(SEED)
+    # On the hub the table does not say that progress stays on this device.
+    assert pages["learner1"].locator(".cj-table-view .cj-progress-note").inner_text() != TEXTS["note_local"]
 
     # Another learner's server, running: the hub refuses, and shows nothing of it.
     intruder = pages["learner1"]
@@ -156,19 +203,198 @@ def test_three_learners_at_once_each_in_their_own_sandbox(hub, new_page, page_gu
     answer = intruder.goto(hub.url + f"user/frank/{LESSON}")
     assert answer.status == 404 and intruder.locator(".cj-sandbox").count() == 0
     take_expected_errors(page_guard, 404, "/hub/user/frank/")
+    intruder.goto(hub.url + f"user/learner1/{LESSON}")
+    wait_for_sandbox(intruder)
 
-    # The teacher lands on the admin page, which lists the three with their servers running...
+    # Each plays the whole deal, the three at once, card by card as the mirrors do.
+    mirrors = {name: Session(seed=SEED) for name in LEARNERS}
+    while not mirrors[LEARNERS[0]].finished:
+        for name, page in pages.items():
+            card = first_legal(mirrors[name])
+            press_card(page, card)
+            mirrors[name].play(card)
+        for name, page in pages.items():
+            settle(page, mirrors[name])
+    mirror = mirrors[LEARNERS[0]]
+    found = drills_of(mirror.state, mirror.review(REVIEW_SAMPLES))  # as the learners' kernels review
+    assert found, "the deal played must hold a mistake to try again"
+    first = found[0]
+    wrong = next(c for c in first.values if c not in first.accept)
+    for page in pages.values():
+        page.locator(".cj-review-deal").click()
+    for page in pages.values():
+        page.wait_for_selector('.cj-board[data-steps="26"]', timeout=90_000)
+        page.locator(".cj-drill-start").click()
+    for page in pages.values():  # the first mistake missed twice: the answer shown, and it is queued
+        message = page.locator(".cj-message")
+        expect(message).to_contain_text(f"Mistake 1 of {len(found)}", timeout=30_000)
+        for _ in range(2):
+            page.locator(f'.cj-drill-table .cj-you .cj-play[data-card="{wrong.code}"]').click()
+        expect(message).to_contain_text(f"The answer: {first.best}")
+        page.wait_for_function("calijackProgress.read().drills.length === 1")
+        assert page.evaluate("calijackProgress.syncNow()") is True  # the service holds it all
+
+    # Lesson 3's first quick check: right at once, except learner2 (wrong, then right).
+    for name, page in pages.items():
+        page.goto(hub.url + f"user/{name}/{LESSON_3}")
+        question = page.locator(".cj-quiz .cj-quiz-question").first
+        question.wait_for(timeout=90_000)
+        if name == "learner2":
+            question.locator(".cj-quiz-control button", has_text="Any card").click()
+            expect(question.locator('.cj-quiz-feedback[data-right="false"]')).to_be_visible()
+        question.locator(".cj-quiz-control button", has_text="My diamonds or my spade").click()
+        page.wait_for_function("(id) => !!calijackProgress.read().checks[id]", arg=f"{LEGAL_PLAY_PAGE}#1")
+        expect(page.locator(".cj-lesson-progress")).to_be_hidden()  # synced with the class: no note
+        assert page.evaluate("calijackProgress.syncNow()") is True
+    # The lessons link to the learner's own page of the class: what it keeps for them.
+    me = pages["learner3"]
+    me.get_by_role("link", name=PROGRESS_TEXTS["class_me"]).click()
+    me.wait_for_url(hub.url + CLASS + "me")
+    expect(me.locator("dd[data-answered='1'][data-first='1']")).to_have_count(1)
+    expect(me.locator("dd[data-queued='1'][data-due='0']")).to_have_count(1)
+
+    # What each did, from the mirror alone: the teacher's numbers must be these.
+    entry = progress.deal_entry(mirror, "0123456789abcdef")
+    points = deal_totals(entry)["for"]
+    level = progress.opponent_labels()[mirror.opponent]
+    expected = {name: {"checks answered": "1", "checks right at the first try": "0" if name == "learner2" else "1",
+                       "deals finished": "1", "deals per level (mean points a deal)": f"{level}: 1 deals, {points:.2f} a deal",
+                       "checks per chapter": f"03_legal_play: 1 answered, {0 if name == 'learner2' else 1} first try",
+                       "mistakes queued": "1", "mistakes due today": "0", "puzzle stars": "0"}
+                for name in LEARNERS}
+    assert queue_entry(first)["id"] == pages["learner1"].evaluate("calijackProgress.read().drills[0].id")
+
     teacher = new_page()
     assert submit_login(teacher, hub, TEACHER, password(TEACHER)) == 302
     teacher.wait_for_url(hub.url + "hub/admin*")
-    for name in LEARNERS:
+    for name in LEARNERS:  # the admin page lists the three with their servers running...
         row = teacher.locator("tr", has=teacher.get_by_text(name, exact=True))
         expect(row.get_by_role("button", name="Stop Server")).to_be_visible()
-    # ...but is not let into a learner's server either (not a JupyterHub admin, deliberately).
+    # ...and its Services menu links to the class's page.
+    expect(teacher.locator(f"a.dropdown-item[href='/{CLASS}']")).to_have_count(1)
+    # The teacher is not let into a learner's server either (not a JupyterHub admin, deliberately).
     answer = teacher.goto(hub.url + f"user/learner3/{LESSON}")
     assert answer.status == 403 and teacher.locator(".cj-sandbox").count() == 0
     expect(teacher.locator("body")).to_contain_text(NOT_YOURS.format("learner3"))
     take_expected_errors(page_guard, 403, "/hub/api/oauth2/authorize")
+
+    from calijack.classsvc.summary import CSV_HEADER
+
+    def check_rows() -> dict[str, list[str]]:
+        rows = _csv_rows(teacher, hub)
+        assert sorted(rows) == LEARNERS, rows
+        for name in LEARNERS:
+            got = dict(zip(CSV_HEADER, rows[name]))
+            assert {key: got[key] for key in expected[name]} == expected[name], (name, got)
+        teacher.goto(hub.url + CLASS)
+        for name in LEARNERS:
+            row = teacher.locator("tr", has=teacher.get_by_role("link", name=name, exact=True))
+            first_try = expected[name]["checks right at the first try"]
+            expect(row.locator(f"[data-answered='1'][data-first='{first_try}']")).to_have_count(1)
+            expect(row.locator("[data-deals='1']")).to_have_count(1)
+            expect(row.locator("[data-queued='1'][data-due='0']")).to_have_count(1)
+            expect(row).to_contain_text(f"{points:.2f}")
+        return rows
+
+    check_rows()
+    expect(teacher.get_by_role("link", name=say("admin_link"))).to_be_visible()
+    for width, height in ((390, 844), (1280, 800)):
+        teacher.set_viewport_size({"width": width, "height": height})
+        assert_accessible(teacher, f"the class's page at {width} px")
+        assert too_wide(teacher) == [], width
+
+    # A learner is refused the teacher's page, and the removal of a classmate's data.
+    learner = pages["learner1"]
+    answer = learner.goto(hub.url + CLASS)
+    assert answer.status == 403
+    expect(learner.locator("[role=alert]")).to_have_text(say("not_teacher"))
+    take_expected_errors(page_guard, 403, "/" + CLASS)
+    learner.goto(hub.url + f"user/learner1/{LESSON_3}")
+    learner.locator(".cj-quiz").first.wait_for(timeout=90_000)
+    learner.wait_for_function("!!document.getElementById('cj-class-sync')?.contentDocument?.body?.dataset?.xsrf")
+    status, text = learner.evaluate("""async (url) => {
+      const xsrf = document.getElementById("cj-class-sync").contentDocument.body.dataset.xsrf;
+      const answer = await fetch(url, {method: "POST", credentials: "same-origin",
+        headers: {"X-XSRFToken": xsrf, "Content-Type": "application/x-www-form-urlencoded"}, body: "confirm=1"});
+      return [answer.status, await answer.text()]; }""", "/" + CLASS + "learner/learner2/delete")
+    assert status == 403 and say("not_teacher") in html.unescape(text)
+    take_expected_errors(page_guard, 403, "learner/learner2/delete")
+
+    # learner2 in a new browser: the server's copy merged in as the lesson opens.
+    learner2 = pages["learner2"]
+    deal_id = learner2.evaluate("calijackProgress.read().deals[0].id")
+    other = new_page()
+    assert submit_login(other, hub, "learner2", password("learner2")) == 302
+    # The lesson opens on the table, or first offers the game this learner left on the other
+    # device (the deal after the finished one): either way, what the class holds is here.
+    offer = other.get_by_role("button", name=TEXTS["continue"])
+    try:
+        expect(other.locator(".cj-sandbox .cj-you .cj-play.cj-can").or_(offer).first).to_be_visible(timeout=120_000)
+    except AssertionError:
+        pytest.fail(f"learner2's sandbox did not open in a new browser: {other.locator('body').inner_text()[:600]!r}",
+                    pytrace=False)
+    other.wait_for_function("(id) => { const d = calijackProgress.read();"
+                            " return d.deals.length === 1 && d.deals[0].id === id && d.drills.length === 1"
+                            " && Object.keys(d.checks).length === 1; }", arg=deal_id, timeout=30_000)
+    assert other.evaluate("(id) => calijackProgress.read().checks[id].first", f"{LEGAL_PLAY_PAGE}#1") is False
+    if offer.is_visible():  # the finished deal, as the other device left it: on to the next
+        offer.click()
+        expect(other.locator(".cj-next-deal")).to_be_visible(timeout=60_000)
+
+    # The hub and the class service restart (the learners' pages closed: nothing in flight).
+    browser1 = pages["learner1"].context  # learner1's browser, which keeps its copy and its sign-in
+    for page in (*pages.values(), other):
+        page.close()
+    active = CSV_HEADER.index("last active (UTC)")
+
+    def counted() -> dict[str, list[str]]:  # every column but the time of the last write
+        return {name: row[:active] + row[active + 1:] for name, row in _csv_rows(teacher, hub).items()}
+
+    before = counted()
+    _restart(hub)
+    wait_until(lambda: counted() == before, 30, "the class's rows changed across the restart")
+    check_rows()  # the page and the CSV, from the restarted service: the very numbers
+
+    # One of learner1's deals opens on the review board, worked out by the service, stepped by keys.
+    teacher.goto(hub.url + CLASS + "learner/learner1")
+    teacher.get_by_role("link", name=say("learner_review")).click()
+    board = teacher.locator("#cj-review[data-steps]")
+    expect(board).to_have_attribute("data-steps", str(len(mirror.state.plays) // 2), timeout=60_000)
+    start = int(board.get_attribute("data-index"))
+    teacher.locator(".cj-board-chip[aria-current=step]").focus()
+    teacher.keyboard.press("ArrowLeft" if start else "ArrowRight")
+    expect(board).to_have_attribute("data-index", str(start - 1 if start else 1))
+    expect(teacher.locator(".cj-board-chip[aria-current=step]")).to_be_focused()
+    expect(teacher.locator(".cj-board-frame .cj-review-title")).to_contain_text("learner1 played")
+    for width, height in ((390, 844), (1280, 800)):
+        teacher.set_viewport_size({"width": width, "height": height})
+        assert_accessible(teacher, f"the review of learner1's deal at {width} px")
+        assert too_wide(teacher) == [], width
+
+    # learner1's own Reset, in their browser: the tick box first, then the class's copy and this
+    # browser's go; axe-clean on a phone and a desk.
+    mine = guard_page(browser1.new_page(), page_guard)
+    mine.goto(hub.url + CLASS + "me")
+    assert mine.evaluate("(key) => localStorage.getItem(key) !== null", progress.KEY)
+    for width, height in ((390, 844), (1280, 800)):
+        mine.set_viewport_size({"width": width, "height": height})
+        assert_accessible(mine, f"a learner's own page at {width} px")
+        assert too_wide(mine) == [], width
+    mine.get_by_role("button", name=say("me_reset_button")).click()  # not ticked: the form refuses
+    assert mine.url == hub.url + CLASS + "me"
+    mine.get_by_label(say("me_reset_confirm")).check()
+    mine.get_by_role("button", name=say("me_reset_button")).click()
+    expect(mine.get_by_text(say("me_reset_done"))).to_be_visible()
+    expect(mine.get_by_text(say("me_local_done"))).to_be_visible()
+    assert mine.evaluate("(key) => localStorage.getItem(key)", progress.KEY) is None
+    assert sorted(_csv_rows(teacher, hub)) == ["learner2", "learner3"]
+
+    # The teacher removes learner3's data from their page (a form the hub's XSRF check lets through).
+    teacher.goto(hub.url + CLASS + "learner/learner3")
+    teacher.once("dialog", lambda dialog: dialog.accept())
+    teacher.get_by_role("button", name=say("delete", name="learner3")).click()
+    expect(teacher.get_by_role("status")).to_have_text(say("deleted", name="learner3"))
+    assert sorted(_csv_rows(teacher, hub)) == ["learner2"]
 
 
 def test_the_teachers_own_server_offers_jupyterlab_and_a_learners_does_not(hub, new_page):
@@ -262,109 +488,6 @@ def test_the_culler_stops_an_idle_learners_server(tmp_path, new_page, page_guard
         assert page.evaluate("document.body.dataset.cjConnection") == "gone"
     finally:
         stop_process_group(hub.process, timeout=30)
-
-
-CLASS = "services/calijack-class/"
-
-
-def test_a_learners_progress_on_the_hub_reaches_the_teacher_and_follows_them(hub, new_page, page_guard):
-    """gwen answers a check and plays on the hub; the class service keeps it (through the hub's
-    sign-in, synced by the page); the teacher's page and CSV show it; gwen is refused the
-    teacher's page; in a new browser, her progress is back; one of her finished deals opens on
-    the review board for the teacher."""
-    from calijack.text_class import say
-    from calijack.text_progress import TEXTS
-
-    gwen = new_page()
-    assert submit_login(gwen, hub, "gwen", password("gwen")) == 302
-    wait_for_sandbox(gwen, timeout=180_000)
-    gwen.evaluate("calijackProgress.answerCheck('book/03_legal_play#1', true)")
-    play_a_card(gwen)  # the unfinished game is saved, and sent within a few seconds
-    gwen.wait_for_function("calijackProgress.read().game !== null")  # the page has kept the game
-    assert gwen.evaluate("calijackProgress.syncNow()") is True  # the service holds what the page holds
-    # On the hub the page does not say that progress stays on this device.
-    assert gwen.locator(".cj-table-view .cj-progress-note").inner_text() != TEXTS["note_local"]
-
-    teacher = new_page()
-    assert submit_login(teacher, hub, TEACHER, password(TEACHER)) == 302
-    teacher.wait_for_url(hub.url + "hub/admin*")
-    # The teacher lands on the admin page, whose Services menu links to the class's page.
-    expect(teacher.locator(f"a.dropdown-item[href='/{CLASS}']")).to_have_count(1)
-    row = teacher.locator("tr", has=teacher.get_by_role("link", name="gwen", exact=True))
-
-    def shown() -> bool:
-        teacher.goto(hub.url + CLASS)
-        return row.count() == 1 and row.locator("[data-answered='1'][data-first='1']").count() == 1
-    wait_until(shown, 20, "the teacher's page did not show gwen's check")
-    expect(teacher.get_by_role("link", name=say("admin_link"))).to_be_visible()
-    for width, height in ((390, 844), (1280, 800)):
-        teacher.set_viewport_size({"width": width, "height": height})
-        assert_accessible(teacher, f"the class's page at {width} px")
-        assert too_wide(teacher) == [], width
-    table = teacher.request.get(hub.url + CLASS + "class.csv").text().splitlines()
-    assert table[1].startswith("gwen,1,1,"), table
-
-    # gwen is not the teacher: the page refuses her, in one sentence.
-    answer = gwen.goto(hub.url + CLASS)
-    assert answer.status == 403
-    expect(gwen.locator("[role=alert]")).to_have_text(say("not_teacher"))
-    take_expected_errors(page_guard, 403, "/" + CLASS)
-    # Her progress follows her: a new browser, the server's copy merged in as the lesson opens.
-    other = new_page()
-    assert submit_login(other, hub, "gwen", password("gwen")) == 302
-    try:
-        other.get_by_role("button", name=TEXTS["continue"]).click(timeout=120_000)  # her game, offered here
-    except Exception:  # noqa: BLE001 - what the page holds says why
-        held = other.evaluate("({status: calijackProgress.status(), game: calijackProgress.read().game !== null,"
-                              " checks: Object.keys(calijackProgress.read().checks)})")
-        pytest.fail(f"gwen's game was not offered in a new browser: {held}; the page says "
-                    f"{other.locator('body').inner_text()[:600]!r}", pytrace=False)
-    wait_for_sandbox(other, timeout=60_000)
-    assert int(other.locator(".cj-sandbox-table").get_attribute("data-plays")) >= 1
-    assert "book/03_legal_play#1" in other.evaluate("calijackProgress.read().checks")
-
-    # One of gwen's finished deals (written to the service's database as a sync would) opens on
-    # the review board: the review worked out by the service, stepped with the keyboard.
-    from calijack import progress
-    from calijack.classsvc.store import Store
-    from calijack.play import Session
-    from calijack.progress.entries import deal_totals
-
-    deal = Session(seed=3, opponent="casual")
-    while not deal.finished:
-        deal.play(deal.state.legal_cards()[0])
-    kept = progress.empty()
-    kept["deals"] = [dict(progress.deal_entry(deal, "0123456789abcdef"), when="2026-01-01T10:00:00Z")]
-    kept["opponents"] = {"casual": deal_totals(kept["deals"][0])}
-    store = Store(f"sqlite:///{hub.state / 'calijack-class.sqlite'}")
-    store.put("gwen", kept)
-    store.close()
-    teacher.goto(hub.url + CLASS + "learner/gwen")
-    teacher.get_by_role("link", name=say("learner_review")).click()
-    board = teacher.locator("#cj-review[data-steps]")
-    expect(board).to_have_attribute("data-steps", str(len(deal.state.plays) // 2), timeout=60_000)
-    first = int(board.get_attribute("data-index"))
-    teacher.locator(".cj-board-chip[aria-current=step]").focus()
-    teacher.keyboard.press("ArrowLeft" if first else "ArrowRight")
-    expect(board).to_have_attribute("data-index", str(first - 1 if first else 1))
-    expect(teacher.locator(".cj-board-chip[aria-current=step]")).to_be_focused()
-    expect(teacher.locator(".cj-board-frame .cj-review-title")).to_contain_text("gwen played")
-    for width, height in ((390, 844), (1280, 800)):
-        teacher.set_viewport_size({"width": width, "height": height})
-        assert_accessible(teacher, f"the review of gwen's deal at {width} px")
-        assert too_wide(teacher) == [], width
-
-    # The teacher removes gwen's data from her page (a form the hub's XSRF check lets through).
-    # gwen has left first: a page of hers still open would send its copy back with its next
-    # save (the teacher's removal keeps no reset time; a learner's own Reset does).
-    gwen.close()
-    other.close()
-    teacher.goto(hub.url + CLASS + "learner/gwen")
-    teacher.once("dialog", lambda dialog: dialog.accept())
-    teacher.get_by_role("button", name=say("delete", name="gwen")).click()
-    expect(teacher.get_by_role("status")).to_have_text(say("deleted", name="gwen"))
-    teacher.goto(hub.url + CLASS)
-    assert row.count() == 0
 
 
 def test_two_learners_play_each_other_at_a_table_and_the_teacher_watches(hub, browser, new_page, page_guard):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 # lesson -> (control kind, text the first frame must show)
@@ -72,4 +73,28 @@ def test_lesson_in_voila(lesson, lessons, page, page_guard, page_checks):
       .map((a) => a.getAttribute("href").slice(1))
       .filter((id) => id && !document.getElementById(decodeURIComponent(id)))""")
     assert dead == [], f"lesson {lesson}: links to nothing on the page: {dead}"
+    if lesson == "03_legal_play":
+        _the_chapters_checks_are_kept(page)
     page_guard.assert_clean(f"of lesson {lesson}")
+
+
+def _the_chapters_checks_are_kept(page) -> None:
+    """Lesson 3 shows the chapter's quick checks; an answer is kept under the book's name for it
+    (so it counts once, on either page), and the page says where it is kept."""
+    from calijack.text_progress import TEXTS
+    from calijack.widgets.lesson_checks import LEGAL_PLAY_PAGE
+
+    questions = page.locator(".cj-quiz .cj-quiz-question")
+    assert questions.count() == 4
+    expect(page.locator(".cj-lesson-progress")).to_have_text(TEXTS["note_local"])
+    first = questions.first
+    first.locator(".cj-quiz-control button", has_text="My diamonds or my spade").click()
+    expect(first.locator('.cj-quiz-feedback[data-right="true"]')).to_be_visible()
+    page.wait_for_function("(id) => !!calijackProgress.read().checks[id]", arg=f"{LEGAL_PLAY_PAGE}#1")
+    assert page.evaluate("(id) => calijackProgress.read().checks[id].first", f"{LEGAL_PLAY_PAGE}#1") is True
+    expect(first.locator(".cj-progress-mark")).to_have_count(1)
+    # A wrong first answer to the second: kept, but not right at the first try.
+    second = questions.nth(1)
+    second.locator(".cj-quiz-control button", has_text="Any card").click()
+    page.wait_for_function("(id) => !!calijackProgress.read().checks[id]", arg=f"{LEGAL_PLAY_PAGE}#2")
+    assert page.evaluate("(id) => calijackProgress.read().checks[id].first", f"{LEGAL_PLAY_PAGE}#2") is False
