@@ -267,3 +267,29 @@ def test_what_is_kept_outlives_the_service(tmp_path):
     again = Store(url)
     assert again.get("ann")[0] == doc and [name for name, _, _ in again.all()] == ["ann"]
     again.close()
+
+
+def test_the_hub_benchmark_sends_what_a_page_sends(tmp_path, monkeypatch):
+    """bench/class_sync.py's learner (its runs are the lead's business): every write it sends, one a
+    play, is a document the service reads and keeps; the deal's end is kept with its totals."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "class_sync.py"
+    spec = importlib.util.spec_from_file_location("bench_class_sync", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    [(games, entry)] = bench.played_deals(1)
+    # The bench sends at most one write every 5 s; here one a second (the document's times are to
+    # the second, and the merge keeps either of two games saved in the same second).
+    seconds = iter(range(10**6))
+    monkeypatch.setattr(bench, "_stamp", lambda _now: f"2026-12-03T10:{(s := next(seconds)) // 60:02d}:{s % 60:02d}Z")
+    assert len(games) + 1 == 26  # the learner's 26 plays: a write after each, the last one ends the deal
+    page, store = bench.Page(7), Store(f"sqlite:///{tmp_path}/class.sqlite")
+    for game in games:
+        kept = store.put("ann", page.after_play(0, game))
+        assert kept["game"]["record"] == game["record"] and kept["deals"] == []
+    kept = store.put("ann", page.after_deal(0, entry))
+    assert kept["game"] is None and [d["id"] for d in kept["deals"]] == [f"{7:08x}{0:08x}/1"]
+    assert kept["opponents"]["casual"]["deals"] == 1 and kept["checks"]
+    store.close()

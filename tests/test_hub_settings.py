@@ -126,6 +126,28 @@ def test_the_configuration_lets_in_the_list_and_nobody_else(hub_config):
     assert str(settings.state) in config.JupyterHub.db_url
 
 
+@pytest.mark.parametrize("on", [True, False])
+def test_the_class_service_is_there_unless_left_out(tmp_path, on):
+    """``hub.py --no-class-service`` (bench/hub.py's comparison): no service, no scope of its own, no
+    sync URL for the lesson pages; by default all three."""
+    (tmp_path / "class.txt").write_text("ann\n")
+    settings = hub.Settings(learners=tmp_path / "class.txt", state=tmp_path / "state", api_port=1, proxy_api_port=2,
+                            class_service=int(on))
+    assert hub.Settings.from_env(settings.to_env()).class_service == int(on)
+    config = load_hub_config(settings.to_env())
+    services = [service["name"] for service in config.JupyterHub.services]
+    assert services == (["idle-culler", "calijack-class"] if on else ["idle-culler"])
+    assert ("CALIJACK_CLASS_URL" in config.Spawner.environment) is on
+    scopes = [scope for role in config.JupyterHub.load_roles for scope in role["scopes"]]
+    assert any("calijack-class" in scope for scope in scopes) is on
+    assert bool(config.JupyterHub.custom_scopes) is on
+
+
+def test_hub_py_hands_over_no_class_service():
+    assert hub.parse_args(["--no-class-service"]).no_class_service is True
+    assert hub.parse_args([]).no_class_service is False
+
+
 def test_forget_a_password(tmp_path):
     import dbm
 

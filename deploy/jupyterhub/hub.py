@@ -2,6 +2,7 @@
 
     python deploy/jupyterhub/hub.py --learners learners.txt [--teacher NAME] [--port 8800]
         [--state .hub] [--host-name NAME --ssl-cert FILE --ssl-key FILE [--listen ADDRESS]]
+        [--no-class-service]
 
 It checks what the teacher gave (the list of learners, where to listen), says in one line what
 is wrong if anything is, then runs ``jupyterhub -f deploy/jupyterhub/jupyterhub_config.py`` with
@@ -62,6 +63,7 @@ class Settings:
     api_port: int = 0  # the hub's own API and the proxy's API: 127.0.0.1, a free port if 0
     proxy_api_port: int = 0
     class_port: int = 0  # the class service (calijack.classsvc): 127.0.0.1, a free port if 0
+    class_service: int = 1  # 0: the hub runs without the class service (bench/hub.py compares the two)
 
     @property
     def network(self) -> bool:
@@ -204,6 +206,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="seconds before an idle learner's server is stopped (default 3600)")
     parser.add_argument("--cull-every", type=int, default=300,
                         help="seconds between checks for idle servers (default 300)")
+    parser.add_argument("--no-class-service", action="store_true",
+                        help="run without the class service: no progress kept on the hub, no teacher's "
+                             "page of the class (for comparison: bench/hub.py --class-service both)")
     return parser.parse_args(argv)
 
 
@@ -220,7 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         ssl_cert=str(Path(args.ssl_cert).resolve()) if args.ssl_cert else "",
         ssl_key=str(Path(args.ssl_key).resolve()) if args.ssl_key else "",
         cull_timeout=args.cull_timeout, cull_every=args.cull_every,
-        api_port=free_port(), proxy_api_port=free_port(), class_port=free_port())
+        api_port=free_port(), proxy_api_port=free_port(),
+        class_port=0 if args.no_class_service else free_port(), class_service=int(not args.no_class_service))
     refused = settings.refusal()
     if refused:
         print(f"make hub: {refused}", file=sys.stderr)
@@ -242,8 +248,9 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{' (this machine only)' if not settings.network else ''}\n"
           f"  {len(learners)} learners from {settings.learners}; each sets a password at the first login.\n"
           f"  The teacher, {settings.teacher}: {settings.public_url}hub/admin\n"
-          f"  The class's progress, for the teacher: {settings.public_url}services/calijack-class/\n"
-          f"  State (database, passwords, learners' folders, the class's progress): {state}\n"
+          + (f"  The class's progress, for the teacher: {settings.public_url}services/calijack-class/\n"
+             if settings.class_service else "  No class service (--no-class-service): progress stays in each browser.\n")
+          + f"  State (database, passwords, learners' folders, the class's progress): {state}\n"
           "Press Ctrl-C to stop the hub and every learner's server.\n", flush=True)
     env = {**os.environ, **settings.to_env()}
     jupyterhub = [sys.executable, "-m", "jupyterhub", "-f", str(HERE / "jupyterhub_config.py")]

@@ -28,7 +28,8 @@ page "Teaching with calijack" (``book/teaching.md``) says when to use it and wha
 - **The class service** (``calijack.classsvc``, a service the hub starts and stops): each
   learner's progress kept under their account in a database (SQLite in the state folder), the
   lesson pages syncing to it, and the teacher's page of the class, in the hub's Services menu.
-  Only the teacher's role holds its scope ``custom:calijack-class:teacher``.
+  Only the teacher's role holds its scope ``custom:calijack-class:teacher``. ``hub.py
+  --no-class-service`` leaves it out (and its scopes, and the pages' sync), for comparison.
 - **Idle servers stop**: ``jupyterhub-idle-culler``, as a hub service, stops a learner's server
   idle for ``cull_timeout`` seconds; logging out stops it at once.
 """
@@ -82,22 +83,26 @@ c.Authenticator.allow_existing_users = False  # the list is the truth: a name ta
 c.Authenticator.admin_users = set()  # see the teacher's role
 c.Authenticator.username_pattern = r"^[a-z0-9][a-z0-9._-]{0,39}$"  # hub.NAME: a name is a folder
 
-CLASS_ACCESS = f"access:services!service={CLASS}"
+# ``hub.py --no-class-service`` (settings.class_service 0): no class service, nor its scopes, nor
+# the lesson pages' sync (bench/hub.py compares the hub with and without it).
+CLASS_ON = bool(settings.class_service)
+CLASS_SCOPES = [f"access:services!service={CLASS}"] if CLASS_ON else []
 c.JupyterHub.custom_scopes = {
     TEACHER_SCOPE: {"description": "The class's progress: every learner's row, their last deals, the CSV; "
                                    "removing one learner's data."},
-}
+} if CLASS_ON else {}
 c.JupyterHub.load_roles = [
     {
         "name": "user",  # everyone signed in: their own things, and their own progress in the class service
         "description": "Standard user privileges, and one's own progress kept by the class service.",
-        "scopes": ["self", CLASS_ACCESS],
+        "scopes": ["self", *CLASS_SCOPES],
     },
     {
         "name": "teacher",
         "description": "The admin page: who is there and whose server runs; start and stop them; the class's progress.",
         # No access:servers, tokens, admin:users or shares: no way into a learner's server.
-        "scopes": ["admin-ui", "list:users", "read:users", "servers", CLASS_ACCESS, TEACHER_SCOPE],
+        "scopes": ["admin-ui", "list:users", "read:users", "servers",
+                   *CLASS_SCOPES, *([TEACHER_SCOPE] if CLASS_ON else [])],
         "users": [TEACHER],
     },
     {
@@ -127,9 +132,9 @@ c.Spawner.cmd = [sys.executable, str(HERE / "singleuser" / "start.py")]
 c.Spawner.default_url = f"/voila/render/{SANDBOX}"
 c.Spawner.environment = {
     "CALIJACK_HUB_HOST_NAME": settings.host_name,  # for the Host check
-    # The lesson pages sync the learner's progress with the class service, on the hub's origin.
-    "CALIJACK_CLASS_URL": f"/services/{CLASS}/",
 }
+if CLASS_ON:  # the lesson pages sync the learner's progress with the class service, on the hub's origin
+    c.Spawner.environment["CALIJACK_CLASS_URL"] = f"/services/{CLASS}/"
 # Two settings of the sandbox pass from the hub's environment to each learner's kernel, when
 # set (the tests shorten both): CALIJACK_SANDBOX_DELAY, the seconds the computer pauses before
 # its card, and CALIJACK_REVIEW_SAMPLES, the guesses the coach takes per play.
@@ -178,24 +183,23 @@ c.Spawner.pre_spawn_hook = _prepare
 ACTIVITY_INTERVAL = max(1, min(300, settings.cull_timeout // 4))
 c.Spawner.environment["JUPYTERHUB_ACTIVITY_INTERVAL"] = str(ACTIVITY_INTERVAL)
 c.JupyterHub.last_activity_interval = ACTIVITY_INTERVAL
-c.JupyterHub.services = [
-    {
-        "name": "idle-culler",
-        "command": [sys.executable, "-m", "jupyterhub_idle_culler",
-                    f"--timeout={settings.cull_timeout}", f"--cull-every={settings.cull_every}"],
-    },
-    {
-        # The class service (calijack/classsvc/): started and stopped with the hub, reached at
-        # /services/calijack-class/ through the proxy, listed in the hub's Services menu.
-        "name": CLASS,
-        "url": f"http://127.0.0.1:{settings.class_port or free_port()}",
-        "command": [sys.executable, "-m", "calijack.classsvc",
-                    "--db", f"sqlite:///{STATE / 'calijack-class.sqlite'}"],
-        "cwd": str(STATE),
-        "display": True,
-        "info": {"description": "The class's progress, for the teacher"},
-        "oauth_no_confirm": True,  # the hub's own service: no "authorize this application?" page
-        # The teacher's token carries the teacher's scope; a learner's has none of it.
-        "oauth_client_allowed_scopes": [TEACHER_SCOPE],
-    },
-]
+_CULLER = {
+    "name": "idle-culler",
+    "command": [sys.executable, "-m", "jupyterhub_idle_culler",
+                f"--timeout={settings.cull_timeout}", f"--cull-every={settings.cull_every}"],
+}
+_CLASS_SERVICE = {
+    # The class service (calijack/classsvc/): started and stopped with the hub, reached at
+    # /services/calijack-class/ through the proxy, listed in the hub's Services menu.
+    "name": CLASS,
+    "url": f"http://127.0.0.1:{settings.class_port or free_port()}",
+    "command": [sys.executable, "-m", "calijack.classsvc",
+                "--db", f"sqlite:///{STATE / 'calijack-class.sqlite'}"],
+    "cwd": str(STATE),
+    "display": True,
+    "info": {"description": "The class's progress, for the teacher"},
+    "oauth_no_confirm": True,  # the hub's own service: no "authorize this application?" page
+    # The teacher's token carries the teacher's scope; a learner's has none of it.
+    "oauth_client_allowed_scopes": [TEACHER_SCOPE],
+}
+c.JupyterHub.services = [_CULLER, _CLASS_SERVICE] if CLASS_ON else [_CULLER]
