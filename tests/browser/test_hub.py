@@ -248,6 +248,7 @@ def test_a_class_of_three_on_the_hub_and_the_teacher_sees_exactly_what_they_did(
         assert page.evaluate("calijackProgress.syncNow()") is True
     # The lessons link to the learner's own page of the class: what it keeps for them.
     me = pages["learner3"]
+    assert_accessible(me, "lesson 3 on the hub, with its link to the learner's page")
     me.get_by_role("link", name=PROGRESS_TEXTS["class_me"]).click()
     me.wait_for_url(hub.url + CLASS + "me")
     expect(me.locator("dd[data-answered='1'][data-first='1']")).to_have_count(1)
