@@ -124,6 +124,21 @@ def test_jupyter_server_still_has_what_the_lesson_server_uses():
         f"{PREFIX}jupyter_server's websocket connection has no kernel_id"
 
 
+def test_jupyterhub_still_checks_a_learners_server_through_the_authorizer_lessons_only_extends():
+    """deploy/jupyterhub/singleuser/jupyter_server_config.py's ``LessonsOnly`` subclasses the
+    hub's authorizer of a single-user server and refuses contents writes before asking it: the
+    class and the method it overrides must still be there, with the same parameters."""
+    from jupyter_server.auth import Authorizer
+    from jupyterhub.singleuser.extension import JupyterHubAuthorizer
+
+    assert issubclass(JupyterHubAuthorizer, Authorizer), \
+        f"{PREFIX}jupyterhub's JupyterHubAuthorizer is no longer a jupyter_server Authorizer"
+    check_parameters("jupyterhub's JupyterHubAuthorizer.is_authorized",
+                     getattr(JupyterHubAuthorizer, "is_authorized", None), ["self", "handler", "user", "action", "resource"])
+    assert "is_authorized" in vars(JupyterHubAuthorizer), \
+        f"{PREFIX}jupyterhub's JupyterHubAuthorizer no longer decides is_authorized itself"
+
+
 # ---------------------------------------------------------------------------------------------
 # nbclient (book/_ext/complete_widgets.py replaces NotebookClient.execute for the whole process)
 
