@@ -127,3 +127,31 @@ def test_position_html_marks_only_when_asked():
     marked_html = position_html(state, names=("Opponent", "You"), marks=True)
     assert "Opponent led" in plain and "Your hand" in plain and "Trump: spades" in plain
     assert not marked(plain, "cj-legal") and marked(marked_html, "cj-legal") and marked(marked_html, "cj-illegal")
+
+
+def test_a_box_of_checks_shown_on_other_pages_names_its_own_and_the_book_counts_it_there_only():
+    """Lesson 3 shows chapter 3's checks: their box names the chapter (``OWNER_CLASS``), so the
+    answers are kept under the chapter's name and the book's list of what there is to do
+    (``calijack_progress.book_manifest``) counts them on the chapter, not on the lesson too."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "book" / "_ext"))
+    from calijack_progress import _checks_of_other_pages
+
+    from calijack.widgets.lesson_checks import LEGAL_PLAY_PAGE, legal_play_checks
+    from calijack.widgets.quiz import OWNER_CLASS, owner_of
+
+    box = legal_play_checks()
+    assert owner_of(box._dom_classes) == LEGAL_PLAY_PAGE == "book/03_legal_play"
+    assert OWNER_CLASS + "book--03_legal_play" in box._dom_classes
+    assert owner_of(["cj-quiz"]) is None
+    with pytest.raises(ValueError, match="page must name a page of the book"):
+        quick_checks(list(box.children), page="../elsewhere")
+    state = {"state": {
+        "box": {"state": {"_dom_classes": list(box._dom_classes), "children": ["IPY_MODEL_q1", "IPY_MODEL_q2"]}},
+        "q1": {"state": {"_dom_classes": ["cj-quiz-question"]}},
+        "q2": {"state": {"_dom_classes": ["cj-quiz-question"]}},
+    }}
+    assert _checks_of_other_pages(state, "notebooks/03_legal_play") == {"q1", "q2"}
+    assert _checks_of_other_pages(state, LEGAL_PLAY_PAGE) == set()

@@ -93,6 +93,21 @@ def _widget_classes(state: dict) -> list[list[str]]:
     return [list(m.get("state", {}).get("_dom_classes") or []) for m in models.values()]
 
 
+def _checks_of_other_pages(state: dict, page: str) -> set[str]:
+    """The models of the quick checks that another page owns (a lesson showing its chapter's
+    checks: their box says whose they are, :data:`calijack.widgets.quiz.OWNER_CLASS`): counted
+    on that page only, as their answers are kept under its name."""
+    from calijack.widgets.quiz import owner_of
+
+    out: set[str] = set()
+    for model in state.get("state", {}).values():
+        fields = model.get("state", {})
+        owner = owner_of(fields.get("_dom_classes") or [])
+        if owner is not None and owner != page:
+            out.update(str(child).removeprefix("IPY_MODEL_") for child in fields.get("children") or [])
+    return out
+
+
 def book_manifest(outdir: Path) -> dict:
     """What there is to do in the built book at ``outdir``: quick checks per page, and puzzles."""
     chapters, numbers = [], set()
@@ -106,8 +121,10 @@ def book_manifest(outdir: Path) -> dict:
             continue
         state = json.loads((page.parent / html.unescape(found.group(1))).read_text(encoding="utf-8"))
         checks = 0
-        for classes in _widget_classes(state):
-            if "cj-quiz-question" not in classes:
+        elsewhere = _checks_of_other_pages(state, rel.with_suffix("").as_posix())
+        for model_id, model in state.get("state", {}).items():
+            classes = list(model.get("state", {}).get("_dom_classes") or [])
+            if "cj-quiz-question" not in classes or model_id in elsewhere:
                 continue
             puzzle = [int(m.group(1)) for c in classes for m in [PUZZLE_CLASS.match(c)] if m]
             if puzzle:

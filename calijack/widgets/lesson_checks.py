@@ -82,5 +82,5 @@ def legal_play_checks() -> widgets.VBox:
                                            ("Only my hearts", ["9♥", "7♥"])], names=NAMES),
         quiz.question("Your opponent leads the 4♣ and you answer with the A♥. Who wins the trick?",
                       win_answers, picture=quiz.position_html(p.win, names=NAMES)),
-    ])
+    ], page=LEGAL_PLAY_PAGE)
 

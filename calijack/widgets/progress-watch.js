@@ -20,8 +20,15 @@
     return found ? Number(found[1]) : null;
   }
 
+  // A quick check's name: its page's, then its number there. A box of checks shown on another
+  // page (a lesson showing its chapter's) names its own page in a class (calijack/widgets/quiz.py,
+  // OWNER_CLASS): numbered within the box, kept under that page's name wherever answered.
   function checkId(doc, page, question) {
-    var all = Array.prototype.filter.call(doc.querySelectorAll(QUESTION), function (q) { return puzzleNumber(q) === null; });
+    var box = question.closest(".cj-quiz");
+    var owner = box && /(?:^|\s)cj-checks-of-(\S+)/.exec(box.className);
+    var within = owner ? box : doc;
+    if (owner) page = owner[1].replace(/--/g, "/");
+    var all = Array.prototype.filter.call(within.querySelectorAll(QUESTION), function (q) { return puzzleNumber(q) === null; });
     var n = all.indexOf(question) + 1;
     return n > 0 && page ? page + "#" + n : null;
   }

@@ -20,6 +20,7 @@ reader whose browser runs no script (the book's picture of the demo stays) can s
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,7 +35,7 @@ from ..text import plural
 from .static import CONTROL_CLASS, DEMO_CLASS, StaticDemo, chooser
 
 __all__ = ["Answer", "question", "quick_checks", "legal_play_question", "position_html",
-           "QUIZ_CLASS", "QUESTION_CLASS", "CONTROL", "FEEDBACK_CLASS", "ANSWER_CLASS"]
+           "QUIZ_CLASS", "QUESTION_CLASS", "CONTROL", "FEEDBACK_CLASS", "ANSWER_CLASS", "OWNER_CLASS", "owner_of"]
 
 QUIZ_CLASS = "cj-quiz"
 QUESTION_CLASS = "cj-quiz-question"
@@ -129,8 +130,24 @@ def question(prompt: str, answers: Sequence[Answer], *, picture: str = "",
     return demo
 
 
-def quick_checks(questions: Sequence[StaticDemo], start: int = 1) -> widgets.VBox:
-    """The questions of one chapter, numbered from ``start``, in one box."""
+OWNER_CLASS = "cj-checks-of-"
+"""A box of quick checks shown on another page than its own (a lesson showing its chapter's
+checks) carries this class followed by its page's name, ``/`` written ``--``
+(``cj-checks-of-book--03_legal_play``): the answers are kept under that page's name, wherever
+they are given (``progress-watch.js``), and the book counts the checks on that page only."""
+
+
+def owner_of(classes: Sequence[str]) -> str | None:
+    """The page named by a box's :data:`OWNER_CLASS` class, or None."""
+    for name in classes:
+        if name.startswith(OWNER_CLASS):
+            return name[len(OWNER_CLASS):].replace("--", "/")
+    return None
+
+
+def quick_checks(questions: Sequence[StaticDemo], start: int = 1, page: str | None = None) -> widgets.VBox:
+    """The questions of one chapter, numbered from ``start``, in one box; ``page`` (the book's
+    page they belong to, ``"book/03_legal_play"``) when they are shown on other pages too."""
     questions = list(questions)
     if not questions:
         raise ValueError("quick_checks needs at least one question")
@@ -141,6 +158,10 @@ def quick_checks(questions: Sequence[StaticDemo], start: int = 1) -> widgets.VBo
         item.prompt.value = _prompt_html(*item.prompt_parts, number=number, css=number == start)
     box = widgets.VBox(children=questions)
     box.add_class(QUIZ_CLASS)
+    if page is not None:
+        if not isinstance(page, str) or not re.fullmatch(r"[0-9a-z_]+(/[0-9a-z_]+)*", page):
+            raise ValueError(f"page must name a page of the book, such as 'book/03_legal_play', not {page!r}")
+        box.add_class(OWNER_CLASS + page.replace("/", "--"))
     return box
 
 
