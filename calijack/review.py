@@ -35,6 +35,7 @@ kept beside its value; :mod:`calijack.text_coach` words the comparison for a lea
 from __future__ import annotations
 
 import math
+import os
 import random
 from dataclasses import dataclass, field
 
@@ -46,11 +47,25 @@ from .players.worlds import World, sample
 from .state import State
 from .text_coach import review_comment
 
-__all__ = ["DEFAULT_SAMPLES", "MISTAKE", "Z", "EXTRA", "MISTAKE_CALL", "TOO_CLOSE", "SOUND", "Outcome", "Rating", "PlayReview", "rate", "review",
+__all__ = ["DEFAULT_SAMPLES", "SAMPLES_ENV", "samples_setting", "MISTAKE", "Z", "EXTRA", "MISTAKE_CALL", "TOO_CLOSE", "SOUND", "Outcome", "Rating", "PlayReview", "rate", "review",
            "review_json", "exact_position", "world_of"]
 
 DEFAULT_SAMPLES = 100
 """Worlds per estimated play: a full two-player deal is reviewed in a few seconds."""
+
+SAMPLES_ENV = "CALIJACK_REVIEW_SAMPLES"
+"""The setting that changes :data:`DEFAULT_SAMPLES` where a live page reviews a deal (the tests
+take fewer; a class's hub passes it on to its lessons)."""
+
+
+def samples_setting(env=None, most: int = 1000) -> int:
+    """The worlds per estimated play where a deal is reviewed live (the sandbox, two people's
+    table, the class service): ``$CALIJACK_REVIEW_SAMPLES`` when it is a whole number from 1 to
+    ``most``, else :data:`DEFAULT_SAMPLES` (a mistyped setting is no reason to fail a learner's
+    review)."""
+    text = str((os.environ if env is None else env).get(SAMPLES_ENV, "")).strip()
+    wanted = int(text) if text.isdigit() else 0
+    return wanted if 1 <= wanted <= most else DEFAULT_SAMPLES
 
 MISTAKE = 0.5
 """A play that costs at least this many match points, clearly (:data:`Z`), is marked as a mistake."""

@@ -16,7 +16,7 @@ from calijack import Card, Deal, Rules
 from calijack.__main__ import main
 from calijack.players import get_player, play_deal
 from calijack.records import MAX_RECORD_BYTES, deal_record, load
-from calijack.review import MISTAKE, exact_position, rate, review, review_json
+from calijack.review import DEFAULT_SAMPLES, MISTAKE, exact_position, rate, review, review_json
 
 DATA = Path(__file__).parent / "data" / "records"
 ERRORS = json.loads((DATA / "errors.json").read_text(encoding="utf-8"))
@@ -266,3 +266,14 @@ def test_playouts_are_seeded_with_whole_numbers(monkeypatch, eng):
     rate(state, samples=3, rng=1)
     get_player("search", samples=3).choose(state.view(state.to_play), Checked(2))
     assert len(seeds) >= 6  # the playouts' own generators were made, and checked
+
+
+@pytest.mark.parametrize("text, most, expected", [
+    (None, 1000, DEFAULT_SAMPLES), ("12", 1000, 12), (" 12 ", 1000, 12), ("300", 1000, 300),
+    ("300", DEFAULT_SAMPLES, DEFAULT_SAMPLES), ("0", 1000, DEFAULT_SAMPLES), ("-5", 1000, DEFAULT_SAMPLES),
+    ("abc", 1000, DEFAULT_SAMPLES), ("1.5", 1000, DEFAULT_SAMPLES), ("100000", 1000, DEFAULT_SAMPLES)])
+def test_the_review_samples_setting_is_read_in_one_place_and_a_bad_one_is_ignored(text, most, expected):
+    from calijack.review import SAMPLES_ENV, samples_setting
+
+    env = {} if text is None else {SAMPLES_ENV: text}
+    assert samples_setting(env, most=most) == expected

@@ -458,3 +458,12 @@ def test_a_failing_computer_player_leaves_the_game_as_it_was(monkeypatch):
     sb.seed_input.value = next(k for k in range(8, 99) if Deal.random(k).first_leader == 1)
     sb.new_deal_button.click()
     assert snapshot(sb) == before and sb.session.seed == 7 and "Nothing was changed" in message(sb)
+
+
+@pytest.mark.parametrize("text, expected", [(None, 0.35), ("0.05", 0.05), ("0", 0.0), ("abc", 0.35), ("-1", 0.35),
+                                            ("nan", 0.35), ("inf", 0.35), ("9", 0.35)])
+def test_the_computers_pause_setting_is_checked_and_a_bad_one_is_ignored(text, expected):
+    from calijack.widgets.sandbox import DELAY, DELAY_ENV, delay_setting
+
+    assert DELAY == 0.35
+    assert delay_setting({} if text is None else {DELAY_ENV: text}) == expected

@@ -11,30 +11,21 @@ tornado: the worker process imports only the engine and the render layer.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from ..progress import opponent_labels, read_deal
 from ..render.review import review_steps
-from ..review import DEFAULT_SAMPLES, review
+from ..review import DEFAULT_SAMPLES, review, samples_setting
 
 __all__ = ["board", "samples", "Reviews"]
 
 KEPT = 32
 """How many reviews the service keeps in memory (the oldest goes first)."""
-SAMPLES_ENV = "CALIJACK_REVIEW_SAMPLES"
-
-
 def samples(env=None) -> int:
-    """The worlds a play is rated over: the coach's default (:data:`calijack.review.DEFAULT_SAMPLES`),
-    fewer if ``$CALIJACK_REVIEW_SAMPLES`` says so (the sandbox's variable), never more."""
-    env = os.environ if env is None else env
-    try:
-        wanted = int(env.get(SAMPLES_ENV, "0"))
-    except ValueError:
-        wanted = 0
-    return min(DEFAULT_SAMPLES, wanted) if wanted > 0 else DEFAULT_SAMPLES
+    """The worlds a play is rated over: the coach's default, fewer if the setting says so
+    (:func:`calijack.review.samples_setting`, the sandbox's), never more on the class's server."""
+    return samples_setting(env, most=DEFAULT_SAMPLES)
 
 
 def board(entry: dict, learner: str, worlds: int) -> dict:

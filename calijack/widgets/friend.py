@@ -19,12 +19,12 @@ turns played by the computer (a slider over precomputed frames: no kernel needed
 from __future__ import annotations
 
 import html
-import os
 import random
 from urllib.parse import quote
 
 import ipywidgets as widgets
 
+from ..review import samples_setting
 from .. import render
 from ..friend import Friend, FriendError
 from ..players import get_player
@@ -228,7 +228,7 @@ class FriendTable(widgets.VBox):
     def _on_review(self) -> None:
         game = self._game()
         self._say(say("reviewing"), "cj-info", announce=True)
-        reviews = game.review(int(os.environ.get("CALIJACK_REVIEW_SAMPLES", 0)) or None)
+        reviews = game.review(samples_setting())
         summaries = {}
         for seat, name in enumerate(game.names):
             mine = reviews[seat]

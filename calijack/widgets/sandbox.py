@@ -35,6 +35,7 @@ from urllib.parse import quote
 
 import ipywidgets as widgets
 
+from ..review import samples_setting
 from .. import render
 from ..cards import Card
 from ..play import Session, SessionError, Step, available_opponents
@@ -62,6 +63,18 @@ if not LOG.handlers and sys.__stderr__ is not None:
     LOG.addHandler(_server_log)
 
 DELAY = 0.35  # seconds between two steps of the computer's play, in a live kernel
+DELAY_ENV = "CALIJACK_SANDBOX_DELAY"
+
+
+def delay_setting(env=None) -> float:
+    """The computer's pause: ``$CALIJACK_SANDBOX_DELAY`` when it is a number of seconds from 0 to 5
+    (the tests shorten it; a class's hub passes it on), else :data:`DELAY`: a mistyped setting is
+    no reason for a lesson to fail."""
+    try:
+        wanted = float(str((os.environ if env is None else env).get(DELAY_ENV, DELAY)))
+    except ValueError:
+        return DELAY
+    return wanted if 0 <= wanted <= 5 else DELAY
 
 
 def _button(description: str, cls: str, tooltip: str = "") -> widgets.Button:
@@ -115,7 +128,7 @@ class Sandbox(widgets.VBox):
                  seat: int = 0, delay: float | None = None, session: Session | None = None):
         self.session = session or Session(seed=seed, rules=rules, opponent=opponent, seat=seat)
         # The pause between steps in a live kernel; tests and benchmarks may set it by environment.
-        self.delay = float(os.environ.get("CALIJACK_SANDBOX_DELAY", DELAY)) if delay is None else delay
+        self.delay = delay_setting() if delay is None else delay
         self.busy = False
         self.ignored_clicks = 0  # clicks that arrived while busy (shown in the status marker)
         self._frame = 0
@@ -306,7 +319,7 @@ class Sandbox(widgets.VBox):
         s = self.session
         self._say(reviewing(), "cj-info", announce=True)
         # Fewer worlds for tests by environment; the learner gets the coach's default.
-        reviews = s.review(int(os.environ.get("CALIJACK_REVIEW_SAMPLES", 0)) or None)
+        reviews = s.review(samples_setting())
         self.review_board.show(s.state, reviews, s.seat, names=s.names, four_color=self.four_color_toggle.value)
         self.tries.reviewed(reviews)
         self.table.actions = {**self.table.actions, **self.tries.actions()}
