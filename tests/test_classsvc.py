@@ -293,3 +293,26 @@ def test_the_hub_benchmark_sends_what_a_page_sends(tmp_path, monkeypatch):
     assert kept["game"] is None and [d["id"] for d in kept["deals"]] == [f"{7:08x}{0:08x}/1"]
     assert kept["opponents"]["casual"]["deals"] == 1 and kept["checks"]
     store.close()
+
+
+def test_a_copy_stored_by_an_older_service_is_read_and_brought_up_to_date_before_a_merge(tmp_path):
+    """The store reads its own copies only when an older version of the service wrote them (its
+    merge trusts what it wrote itself): a version-2 copy in the database (no deals against
+    classmates) merges with a new one into a current document, nothing lost."""
+    import sqlite3
+
+    from calijack.progress import VERSION
+
+    url = f"sqlite:///{tmp_path}/class.sqlite"
+    store = Store(url)
+    store.put("ann", document(checks=[("book/03_legal_play#1", True)]))
+    old = {key: value for key, value in document(checks=[("book/03_legal_play#1", True)]).items() if key != "people"}
+    old["version"] = 2
+    with sqlite3.connect(tmp_path / "class.sqlite") as db:
+        assert db.execute("update calijack_progress set document = ? where learner = 'ann'",
+                          (json.dumps(old),)).rowcount == 1
+    merged = store.put("ann", document(checks=[("book/03_legal_play#2", False)]))
+    assert merged["version"] == VERSION and merged["people"] == {"totals": {}, "deals": []}
+    assert sorted(merged["checks"]) == ["book/03_legal_play#1", "book/03_legal_play#2"]
+    assert store.get("ann")[0] == merged
+    store.close()

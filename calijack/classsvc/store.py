@@ -22,11 +22,17 @@ import json
 from sqlalchemy import DateTime, String, Text, create_engine, event, select
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
-from ..progress import merge, read
+from ..progress import VERSION, merge, read
 
 
 class Base(DeclarativeBase):
     pass
+
+
+def _stored(text: str) -> dict:
+    """A copy the store wrote: as it is when of this version, read (and brought up to date) if not."""
+    doc = json.loads(text)
+    return doc if isinstance(doc, dict) and doc.get("version") == VERSION else read(doc)
 
 
 class BeforeReset(Exception):
@@ -104,7 +110,9 @@ class Store:
             if reset is not None and any(t < stamp(reset.at) for t in dated(incoming)):
                 raise BeforeReset(reset.at)
             row = session.execute(select(Kept).where(Kept.learner == learner).with_for_update()).scalar_one_or_none()
-            merged = incoming if row is None else merge(json.loads(row.document), incoming)
+            # The stored copy is what an earlier merge returned: read once already, unless an
+            # older version of the service wrote it (then it is read, and brought up to date).
+            merged = incoming if row is None else merge(_stored(row.document), incoming, already_read=True)
             text = json.dumps(merged, separators=(",", ":"))
             if row is None:
                 session.add(Kept(learner=learner, document=text, updated=_now()))

@@ -145,13 +145,16 @@ def merge_drills(a: list, b: list) -> list:
     return sorted(by_id.values(), key=lambda e: (e["due"], e["id"]))[:KEPT_DRILLS]
 
 
-def merge(a: Any, b: Any) -> dict:
+def merge(a: Any, b: Any, *, already_read: bool = False) -> dict:
     """One document holding everything of ``a`` and of ``b`` (each a document, or its JSON text).
 
     Raises :class:`calijack.progress.ProgressError` if either cannot be read. The result is a
     document of the current version within every limit: the oldest deals go first if the text
-    would pass :data:`~.document.MAX_CHARS`, as in the browser."""
-    a, b = read(a), read(b)
+    would pass :data:`~.document.MAX_CHARS`, as in the browser. ``already_read``: both are what
+    :func:`~.reader.read` returned (the class service's stored copy and the copy it has just
+    read), so they are not read again; the result is read all the same."""
+    if not already_read:
+        a, b = read(a), read(b)
     union = merge_deals(a["deals"], b["deals"])
     doc = {"format": FORMAT, "version": VERSION,
            "checks": merge_checks(a["checks"], b["checks"]),
