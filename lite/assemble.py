@@ -20,8 +20,11 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 START_ORDER = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # Python's interpreter: what "Play live" downloads first, alone (book/_live/calijack-live.js).
 INTERPRETER = START_ORDER[:3]
-# Cells of a lesson kept for the live app: code only, without the static book's stand-ins.
+# Cells of a lesson kept for the live app: code only, without the static book's stand-ins, and
+# without the cells the book's page answers by itself (lesson 3's quick checks and their keeper:
+# the page shows and keeps them with no kernel), so the live page's last cell is the lesson's demo.
 BOOK_ONLY_TAG = "book-only"
+NOT_LIVE_TAG = "not-live"
 # The early start of the kernel's Python, and its snapshot (lite/kernel/, see python.mjs).
 KERNEL_START = HERE / "kernel"
 # The live lesson's page (lite/play/), and anywidget's front end as an AMD module in its wheel.
@@ -58,11 +61,12 @@ def download_order(name: str, size: int) -> tuple:
 
 
 def lesson_code(source: Path) -> list[str]:
-    """The code cells of a lesson, in order, without the static book's stand-ins."""
+    """The code cells of a lesson, in order, without the static book's stand-ins and the cells
+    the book's page answers by itself (:data:`BOOK_ONLY_TAG`, :data:`NOT_LIVE_TAG`)."""
     nb = json.loads(source.read_text(encoding="utf-8"))
     cells = ["".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
              for cell in nb["cells"] if cell["cell_type"] == "code"
-             and BOOK_ONLY_TAG not in cell.get("metadata", {}).get("tags", [])]
+             and not {BOOK_ONLY_TAG, NOT_LIVE_TAG} & set(cell.get("metadata", {}).get("tags", []))]
     if not cells:
         raise BuildError(f"{source.name} has no code cell for the live app")
     return cells

@@ -63,6 +63,7 @@ def test_lesson_code_is_the_code_cells_without_the_book_only_ones(tmp_path):
         {"cell_type": "code", "metadata": {"tags": ["hide-input"]}, "source": ["x = 1\n", "x"]},
         {"cell_type": "code", "metadata": {"tags": ["book-only"]}, "source": "static()"},
         {"cell_type": "code", "metadata": {}, "source": "live()"},
+        {"cell_type": "code", "metadata": {"tags": ["hide-input", "not-live"]}, "source": "checks()"},
     ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
     path = tmp_path / "01_x.ipynb"
     path.write_text(json.dumps(nb))
@@ -78,6 +79,9 @@ def test_every_lesson_has_code_for_the_live_app():
     assert len(lessons) >= 7
     for lesson in lessons:
         assert build_lite.lesson_code(lesson), lesson.name
+    # The live page shows its last cell's output: lesson 3's demo, not the checks after it
+    # (the book's page answers those itself).
+    assert "legal_explorer(" in build_lite.lesson_code(ROOT / "notebooks" / "03_legal_play.ipynb")[-1]
 
 
 def test_kernel_requirements_are_pinned_with_hashes():
