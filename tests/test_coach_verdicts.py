@@ -21,7 +21,7 @@ from calijack.cards import parse_card
 from calijack.drill import drills_of
 from calijack.players import get_player, play_deal
 from calijack.players.base import Knowledge
-from calijack.players.inference import likelihood
+from calijack.players.inference import MIXTURE, likelihood, likelihoods
 from calijack.players.worlds import Guess, sample
 from calijack.retry import queue_entry
 from calijack.review import (MISTAKE, MISTAKE_CALL, SOUND, TOO_CLOSE, Outcome, PlayReview, Rating,
@@ -158,6 +158,38 @@ def test_a_play_the_model_never_makes_rules_out_the_guesses_that_require_it():
     assert set(weights) <= {0.0, 1.0} and 0.0 in weights      # some guesses are removed …
     noisy = [likelihood(sample(view, random.Random(k)), view, noise=0.5) for k in range(30)]
     assert all(w > 0 for w in noisy) and len(set(noisy)) > 1  # … and with noise only weighed down
+
+
+def test_a_mixture_of_opponents_keeps_the_guesses_one_model_rules_out():
+    # The likelihoods under several shares come from one replay and equal each share's own;
+    # a player at random (share 1) explains any play, so a guess that the rules of thumb alone
+    # rule out keeps a weight under the mixture, and the Expert takes a list of shares.
+    from calijack.players import PlayerError
+    from calijack.players.expert import ExpertPlayer
+
+    rng = random.Random(4)
+    deal = Deal.random(rng)
+    players = [get_player("random"), get_player("heuristic")]
+    state = deal.start()
+    while len(state.plays) < 17:
+        state = state.play(players[state.to_play].choose(state.view(state.to_play), rng).card)
+    while state.to_play != 0:
+        state = state.play(players[1].choose(state.view(1), rng).card)
+    view = state.view(0)
+    guesses = [sample(view, random.Random(k)) for k in range(30)]
+    shares = (0.0,) + MIXTURE
+    for guess in guesses:
+        assert likelihoods(guess, view, shares) == tuple(likelihood(guess, view, x) for x in shares)
+    ruled_out = [g for g in guesses if likelihood(g, view, 0.0) == 0.0]
+    assert ruled_out and all(likelihoods(g, view, MIXTURE)[1] > 0 for g in ruled_out)
+    assert ExpertPlayer(noise=list(MIXTURE)).noise == MIXTURE and ExpertPlayer(noise=0.5).noise == (0.5,)
+    for bad in ([], [0.5, 2], [True]):
+        with pytest.raises((ValueError, PlayerError), match="noise must be a share"):
+            ExpertPlayer(noise=bad)
+    player = ExpertPlayer(budget=3000, min_samples=1, max_samples=1000, noise=MIXTURE)
+    first = player.choose(view, random.Random(1))
+    assert ExpertPlayer(budget=3000, min_samples=1, max_samples=1000, noise=MIXTURE).choose(
+        view, random.Random(1)) == first                      # reproducible from its seed
 
 
 def test_the_expert_is_reproducible_and_spends_its_counted_budget(monkeypatch):

@@ -34,7 +34,7 @@ import random
 from .. import text_hints as hints
 from ..cards import DECK
 from .base import Decision, Knowledge
-from .inference import NOISE, likelihood
+from .inference import NOISE, likelihoods
 from .search import SearchPlayer, rollout
 from .solver import Solver
 from .worlds import sample
@@ -63,7 +63,7 @@ class ExpertPlayer(SearchPlayer):
     name = "expert"
 
     def __init__(self, budget: int = BUDGET, min_samples: int = MIN_SAMPLES, max_samples: int = MAX_SAMPLES,
-                 noise: float | None = NOISE, late_stock: int = 0, solve_budget: int = SOLVE_BUDGET,
+                 noise: float | tuple[float, ...] | None = NOISE, late_stock: int = 0, solve_budget: int = SOLVE_BUDGET,
                  **options):
         if options.get("samples") is not None:
             min_samples = options.pop("samples")
@@ -73,9 +73,12 @@ class ExpertPlayer(SearchPlayer):
                 raise ValueError(f"{label} must be a whole number of at least 1, not {value!r}")
         if min_samples > max_samples:
             raise ValueError(f"min_samples ({min_samples}) is more than max_samples ({max_samples})")
-        if noise is not None and (isinstance(noise, bool) or not isinstance(noise, (int, float))
-                                  or not 0 <= noise <= 1):
-            raise ValueError(f"noise must be a share between 0 and 1 (or None), not {noise!r}")
+        shares = noise if isinstance(noise, (tuple, list)) else (noise,)
+        if noise is not None and (not shares or any(isinstance(x, bool) or not isinstance(x, (int, float))
+                                                    or not 0 <= x <= 1 for x in shares)):
+            raise ValueError(f"noise must be a share between 0 and 1, a list of such shares, or None, "
+                             f"not {noise!r}")
+        noise = None if noise is None else tuple(float(x) for x in shares)
         for label, value in (("late_stock", late_stock), ("solve_budget", solve_budget)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{label} must be a whole number of at least 0, not {value!r}")
@@ -110,7 +113,7 @@ class ExpertPlayer(SearchPlayer):
                 break
             guess = sample(view, rng)
             seed = rng.getrandbits(64)  # drawn for every guess, as the search does
-            weight = 1.0 if self.noise is None else likelihood(guess, view, self.noise)
+            weight = 1.0 if self.noise is None else sum(likelihoods(guess, view, self.noise)) / len(self.noise)
             count += 1
             if late:
                 solver = Solver(rules, view.dealer, turned, k.seat, tiebreak=False)
