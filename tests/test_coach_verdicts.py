@@ -135,9 +135,9 @@ def test_a_review_counts_its_extra_worlds_and_exact_values_stay_exact():
 
 # -- the opponent model ------------------------------------------------------------------------
 
-def test_a_play_the_model_never_makes_rules_out_the_guesses_that_require_it():
-    # Seat 1 plays by the rules of thumb (the model), seat 0 at random: seen from seat 0, the
-    # true hands explain every play (likelihood 1 with no noise); guesses that do not are removed.
+def _model_played_position():
+    """A deal in which seat 1 played by the rules of thumb (the model) and seat 0 at random, to
+    seat 0's turn after 17 plays or more: the deal, and seat 0's view."""
     rng = random.Random(4)
     deal = Deal.random(rng)
     players = [get_player("random"), get_player("heuristic")]
@@ -146,7 +146,13 @@ def test_a_play_the_model_never_makes_rules_out_the_guesses_that_require_it():
         state = state.play(players[state.to_play].choose(state.view(state.to_play), rng).card)
     while state.to_play != 0:
         state = state.play(players[1].choose(state.view(1), rng).card)
-    view = state.view(0)
+    return deal, state.view(0)
+
+
+def test_a_play_the_model_never_makes_rules_out_the_guesses_that_require_it():
+    # Seat 1 plays by the rules of thumb (the model), seat 0 at random: seen from seat 0, the
+    # true hands explain every play (likelihood 1 with no noise); guesses that do not are removed.
+    deal, view = _model_played_position()
     truth = Guess(None, tuple(tuple(c.index for c in h) for h in deal.hands),
                   tuple(c.index for c in deal.stock), True)
     assert likelihood(truth, view, noise=0.0) == 1.0
@@ -167,15 +173,7 @@ def test_a_mixture_of_opponents_keeps_the_guesses_one_model_rules_out():
     from calijack.players import PlayerError
     from calijack.players.expert import ExpertPlayer
 
-    rng = random.Random(4)
-    deal = Deal.random(rng)
-    players = [get_player("random"), get_player("heuristic")]
-    state = deal.start()
-    while len(state.plays) < 17:
-        state = state.play(players[state.to_play].choose(state.view(state.to_play), rng).card)
-    while state.to_play != 0:
-        state = state.play(players[1].choose(state.view(1), rng).card)
-    view = state.view(0)
+    deal, view = _model_played_position()
     guesses = [sample(view, random.Random(k)) for k in range(30)]
     shares = (0.0,) + MIXTURE
     for guess in guesses:
