@@ -194,3 +194,56 @@ def test_only_named_widget_states_are_kept(tmp_path):
     (tmp_path / "lite" / "index.html").write_text(f"cj-widget-state/{live}")
     calijack_speed._drop_unused_states(tmp_path)
     assert sorted(p.name for p in folder.iterdir()) == [kept]
+
+
+def _drawings(page: str) -> list[str]:
+    """Each card of a page as the reader sees it: outer tag's label and card, and the drawing
+    itself (a ``<use>`` replaced by what it points at)."""
+    from calijack.render.compact import _DEF, _SHEET_DIV
+
+    defs = {}
+    for sheet in _SHEET_DIV.finditer(page):
+        for key, body in _DEF.findall(sheet.group(1)):
+            defs.setdefault(key, body)
+    shown = _SHEET_DIV.sub("", page)
+    out = []
+    for head, body in re.findall(r'<svg\b([^>]*class="cj-card[^>]*)>(.*?)</svg>', shown, re.S):
+        body = re.sub(r'<use href="#(cj-d[0-9a-f]{10})"/>', lambda m: defs[m.group(1)], body)
+        out.append((re.search(r'aria-label="[^"]*"', head).group(0), body))
+    return out
+
+
+def test_a_page_draws_each_card_once_and_shows_the_same_cards():
+    from calijack import Card
+    from calijack.render.cardsvg import card_svg
+    from calijack.render.compact import SHEET_CLASS, share_page
+    from calijack.render.style import fragment
+
+    def output(*codes):  # a cell's HTML output: the stylesheet and cards drawn in full
+        return str(fragment("".join(card_svg(Card.parse(c)) for c in codes), "cj-hand"))
+
+    from calijack.widgets.demo_base import build
+
+    frames = [output("AS", "7C"), output("7C", "2D")]
+    demo = build(frames.__getitem__, 2, static=True, labels=["one", "two"])  # its own sheet, both frames
+    assert demo.sheet.value.count("<g id=") == 3
+    state = state_of(demo)
+    body = (output("7C", "7C", "QH") + "<p>Text between.</p>" + output("QH")
+            + demo_pictures.add_pictures(view_tag(demo.model_id), state))
+    page = share_page(body)
+
+    assert page.count(f'class="{SHEET_CLASS}"') == 1, "one sheet for the whole page"
+    assert page.startswith(f'<div class="{SHEET_CLASS}"')
+    style = re.findall(r"<style>", page)
+    assert len(style) == 1, f"the stylesheet once, not {len(style)} times"
+    assert _drawings(page) == _drawings(body), "every card still shows the same drawing and label"
+    keys = re.findall(r'<g id="(cj-d[0-9a-f]{10})">', page)
+    used = set(re.findall(r'<use href="#(cj-d[0-9a-f]{10})"/>', page))
+    assert sorted(keys) == sorted(used), "the sheet holds exactly the drawings the page shows"
+    # 7C drawn three times, QH twice, AS once (the picture shows the stepper's first frame;
+    # its second frame's 2D is not on the page until the demo runs)
+    assert len(keys) == 3 and len(page) < len(body) / 2
+    assert "Text between." in page
+    # a page without cards or stylesheet is left as it is
+    plain = '<p>Rules.</p><svg class="x" viewBox="0 0 1 1"><path d="M0 0"/></svg>'
+    assert share_page(plain) == plain

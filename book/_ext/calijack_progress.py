@@ -40,6 +40,7 @@ LESSONS = "notebooks/"
 STATE_FILE = re.compile(r'data-cj-state="([^"]+)"')
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 PUZZLE_CLASS = re.compile(r"^cj-puzzle-n-(\d+)$")
+DUE_BOX = re.compile(r'<div class="cj-due"( data-sandbox="[^"]*")></div>')
 
 
 def _on_config_inited(app, config) -> None:
@@ -71,9 +72,28 @@ def _needs_store(pagename: str, context: dict) -> bool:
                for js in context.get("script_files") or [])
 
 
+def due_box(body: str) -> str:
+    """``body`` with each empty "Due today" box (``.cj-due``, the Practice chapter) filled as a new
+    reader sees it: the store's script, starting later, changes it only for a reader with
+    mistakes queued (it compares ``data-due`` and ``data-text``), so the text under it does not
+    jump down as the box fills (a layout shift of 0.14 on a phone, before this)."""
+    from calijack.text_progress import say
+
+    text = say("due_none")
+
+    def fill(match: re.Match) -> str:
+        return (f'<div class="cj-due"{match.group(1)} data-due="0" data-text="{html.escape(text)}">'
+                f'<p class="cj-due-count"><strong>{html.escape(say("due_today", due=0))}</strong></p>'
+                f"<p>{html.escape(text)}</p></div>")
+
+    return DUE_BOX.sub(fill, body)
+
+
 def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     if app.builder.format != "html" or pagename in NOT_PAGES or not _needs_store(pagename, context):
         return
+    if context.get("body"):
+        context["body"] = due_box(context["body"])
     if pagename != PROGRESS_PAGE:
         # Not needed for the first paint: started when the page is idle or at the first touch
         # (calijack_idle; the clicks before it are kept and counted).

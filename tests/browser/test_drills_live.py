@@ -135,6 +135,7 @@ def test_try_your_mistakes_again_queues_the_missed_one_and_it_comes_back_due(boo
     due = page.locator(".cj-due")
     expect(due).to_have_attribute("data-due", "0")
     expect(due).to_contain_text(progress.TEXTS["due_today"].format(due=0))
+    expect(due).to_contain_text(progress.TEXTS["drills_none_due"])  # the store's words, not the page's
     page.add_init_script(CLOCK_HOOK)
     page.reload(wait_until="load")
     expect(due).to_have_attribute("data-due", "1")

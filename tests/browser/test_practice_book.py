@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import pytest
 
+from playwright.sync_api import expect
+
+from calijack import text_progress as progress
 from calijack.puzzles import load
 
 pytestmark = pytest.mark.browser
@@ -47,8 +50,22 @@ def open_page(page, book_site, page_checks) -> None:
     page_checks.wait_for_widgets(page)
 
 
+_WATCH_DUE = """document.addEventListener("DOMContentLoaded", () => {
+  window.cjDueChanges = 0;
+  new MutationObserver((m) => { window.cjDueChanges += m.length; }).observe(document.querySelector(".cj-due"),
+    {childList: true, subtree: true, attributes: true, characterData: true});
+});"""
+
+
 def test_every_puzzle_answers_in_the_static_page(page, page_guard, page_checks, book_site):
+    page.add_init_script(_WATCH_DUE)
     open_page(page, book_site, page_checks)
+    # A new reader's "Due today" box comes filled with the page, and the store's script, once
+    # started, finds nothing to change: the chapter's text never jumps down under it.
+    page.wait_for_function("() => !!window.calijackProgress")
+    due = page.locator(".cj-due")
+    expect(due).to_have_text(progress.TEXTS["due_today"].format(due=0) + progress.TEXTS["due_none"])
+    assert page.evaluate("window.cjDueChanges") == 0, "the store's script rewrote a new reader's Due today box"
     assert len(PUZZLES) >= 24 and len(STAGES) == 4
     for k, puzzle in enumerate(PUZZLES):
         questions = choose_stage(page, puzzle.stage)
