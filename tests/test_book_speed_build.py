@@ -247,3 +247,18 @@ def test_a_page_draws_each_card_once_and_shows_the_same_cards():
     # a page without cards or stylesheet is left as it is
     plain = '<p>Rules.</p><svg class="x" viewBox="0 0 1 1"><path d="M0 0"/></svg>'
     assert share_page(plain) == plain
+
+
+def test_the_back_to_top_button_measures_the_header_at_the_first_scroll(tmp_path):
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    script = scripts / "bootstrap.js"
+    script.write_text("a();" + site_trim.BACK_TO_TOP_EAGER + "?b:c})", encoding="utf-8")
+    site_trim.lazy_back_to_top(tmp_path)
+    text = script.read_text(encoding="utf-8")
+    assert site_trim.BACK_TO_TOP_EAGER not in text and text.count(site_trim.BACK_TO_TOP_LAZY) == 1
+    site_trim.lazy_back_to_top(tmp_path)  # a second build leaves it as it is
+    assert script.read_text(encoding="utf-8") == text
+    script.write_text("a();something else", encoding="utf-8")
+    with pytest.raises(RuntimeError, match="back-to-top code changed"):
+        site_trim.lazy_back_to_top(tmp_path)

@@ -269,6 +269,22 @@ def test_pyodide_still_takes_the_snapshot_options_the_kernel_start_uses():
     assert re.search(r"\bbatched\??:", types), f"{PREFIX}Pyodide's setStdout/setStderr take no batched"
 
 
+def test_the_themes_bootstrap_script_still_measures_the_header_as_site_trim_expects():
+    import sys
+
+    import pydata_sphinx_theme
+
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    import site_trim
+
+    script = Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "static" / "scripts" / "bootstrap.js"
+    assert script.is_file(), f"{PREFIX}pydata-sphinx-theme has no {script.name} where book/_ext/site_trim.py finds it"
+    text = script.read_text(encoding="utf-8")
+    assert text.count(site_trim.BACK_TO_TOP_EAGER) == 1, (
+        f"{PREFIX}pydata-sphinx-theme's bootstrap.js no longer measures the header as "
+        "book/_ext/site_trim.py's lazy_back_to_top rewrites it (UPGRADING.md)")
+
+
 def test_the_environment_leaves_out_rfc3987_syntax_and_jupyter_servers_start_without_it():
     """The Makefile installs exactly the lock, which leaves rfc3987-syntax out (UPGRADING.md): it
     costs every Jupyter process 1.8 s of CPU as it is imported. A bump that brings it back, or a

@@ -220,11 +220,13 @@ def _on_build_finished(app, exception) -> None:
     Path(static, "scripts", "fontawesome.js").unlink(missing_ok=True)
     site_trim.trim_icons(static)
     site_trim.inline_basic_css(static)
+    site_trim.lazy_back_to_top(static)
     site_trim.drop_source_maps(static)
     # The live site too, once calijack_live has copied it in (this hook runs after its own).
     site_trim.drop_source_maps(Path(app.outdir, "lite"))
     _drop_unused_states(Path(app.outdir))
-    site_trim.revise_digests(Path(app.outdir), ["styles/theme.css", "styles/pydata-sphinx-theme.css"])
+    site_trim.revise_digests(Path(app.outdir), ["styles/theme.css", "styles/pydata-sphinx-theme.css",
+                                                "scripts/bootstrap.js"])
 
 
 def setup(app):

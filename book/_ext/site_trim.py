@@ -121,6 +121,30 @@ def drop_source_maps(folder: Path) -> None:
             path.write_bytes(data[:-1000] + cleaned)
 
 
+# The theme's back-to-top button measures the header as bootstrap.js runs, which forces the
+# page's whole first layout inside that script (one long task, the largest of a chapter's
+# load). The header is sticky, so its bottom is the same at the first scroll: measured then.
+BACK_TO_TOP_EAGER = ('var e=document.getElementsByClassName("bd-header")[0].getBoundingClientRect();'
+                     'window.addEventListener("scroll",function(){this.oldScroll>this.scrollY&&this.scrollY>e.bottom')
+BACK_TO_TOP_LAZY = ('var e=null;window.addEventListener("scroll",function(){'
+                    'e=e||document.getElementsByClassName("bd-header")[0].getBoundingClientRect();'
+                    'this.oldScroll>this.scrollY&&this.scrollY>e.bottom')
+
+
+def lazy_back_to_top(static: Path) -> None:
+    """The theme's ``scripts/bootstrap.js`` measuring the header at the first scroll, not at load.
+    Fails, naming the file, when the theme's script no longer holds the code this replaces
+    (UPGRADING.md)."""
+    script = static / "scripts" / "bootstrap.js"
+    text = script.read_text(encoding="utf-8")
+    if BACK_TO_TOP_LAZY in text:
+        return
+    if text.count(BACK_TO_TOP_EAGER) != 1:
+        raise RuntimeError(f"{script}: the theme's back-to-top code changed (calijack looks for "
+                           f"{BACK_TO_TOP_EAGER[:60]!r}…): see UPGRADING.md, pydata-sphinx-theme")
+    script.write_text(text.replace(BACK_TO_TOP_EAGER, BACK_TO_TOP_LAZY), encoding="utf-8")
+
+
 def revise_digests(site: Path, stylesheets: list[str]) -> None:
     """Give each of ``stylesheets`` (paths under ``_static``) a ``?digest=`` of its content in
     every page of ``site``: the theme's digest names its own files, not these."""
