@@ -24,6 +24,15 @@ Two things more (issue 33):
   counted, not timed. Off by default: measured so far it shows no gain (``bench/README.md``),
   and one such decision takes several times the others' time.
 
+Two experiments, off by default (measured in ``bench/README.md``, no clear gain so far):
+
+- **Rounds** (``halving=True``): the same counted budget spread over ``ceil(log2(cards))``
+  rounds of guesses; after each round but the last, only the better half of the cards still in
+  the running is tried on the next round's guesses (successive halving), so the close choices get
+  more guesses. Every card still in the running is tried on the same guesses, as before.
+- **The other seats' randomness** (``their_epsilon``): their share of random cards in the tries,
+  apart from the Expert's own ``epsilon`` (an opponent that plays less like the rules of thumb).
+
 Everything is counted, not timed, so a game replays exactly from its seed on any machine.
 """
 
@@ -56,7 +65,8 @@ class ExpertPlayer(SearchPlayer):
     """The search with a budget of cards played per decision instead of a fixed number of guesses.
 
     ``budget``, ``min_samples`` and ``max_samples`` set the guesses (see the module's
-    docstring); ``samples``, as the search's option, sets the fewest (``min_samples``). The
+    docstring); ``samples``, as the search's option, sets the fewest (``min_samples``).
+    ``noise``, ``late_stock``, ``halving`` and ``their_epsilon``: see the module's docstring. The
     other options are :class:`.search.SearchPlayer`'s.
     """
 
@@ -64,7 +74,7 @@ class ExpertPlayer(SearchPlayer):
 
     def __init__(self, budget: int = BUDGET, min_samples: int = MIN_SAMPLES, max_samples: int = MAX_SAMPLES,
                  noise: float | tuple[float, ...] | None = NOISE, late_stock: int = 0, solve_budget: int = SOLVE_BUDGET,
-                 **options):
+                 halving: bool = False, their_epsilon: float | None = None, **options):
         if options.get("samples") is not None:
             min_samples = options.pop("samples")
             max_samples = max(max_samples, min_samples) if isinstance(min_samples, int) else max_samples
@@ -82,14 +92,20 @@ class ExpertPlayer(SearchPlayer):
         for label, value in (("late_stock", late_stock), ("solve_budget", solve_budget)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{label} must be a whole number of at least 0, not {value!r}")
+        if their_epsilon is not None and (isinstance(their_epsilon, bool) or not isinstance(their_epsilon, (int, float))
+                                          or not 0 <= their_epsilon <= 1):
+            raise ValueError(f"their_epsilon must be a share between 0 and 1 or None, not {their_epsilon!r}")
         options.pop("samples", None)
         super().__init__(samples=min_samples, **options)
         self.budget, self.min_samples, self.max_samples = budget, min_samples, max_samples
         self.noise, self.late_stock, self.solve_budget = noise, late_stock, solve_budget
+        self.halving = bool(halving)
+        self.their_epsilon = None if their_epsilon is None else float(their_epsilon)
 
     def __repr__(self) -> str:
         return (f"ExpertPlayer(budget={self.budget!r}, min_samples={self.min_samples!r}, "
-                f"max_samples={self.max_samples!r}, noise={self.noise!r}, late_stock={self.late_stock!r})")
+                f"max_samples={self.max_samples!r}, noise={self.noise!r}, late_stock={self.late_stock!r}, "
+                f"halving={self.halving!r}, their_epsilon={self.their_epsilon!r})")
 
     def _late(self, k: Knowledge) -> bool:
         return k.players == 2 and 0 < k.stock_count <= self.late_stock and self.solve_budget > 0
@@ -98,6 +114,8 @@ class ExpertPlayer(SearchPlayer):
         """The search's sampled decision, each guess weighted by the opponent's plays (when
         ``noise`` is set) and, late in the stock, solved exactly (see the module's docstring)."""
         late = self._late(k)
+        if score is None and not late and (self.halving or self.their_epsilon is not None):
+            return self._rounds(view, k, moves, preferred, rng)
         if score is not None or (self.noise is None and not late):
             return super()._sampled(view, k, moves, preferred, rng, start, score)
         rules = view.rules
@@ -140,6 +158,60 @@ class ExpertPlayer(SearchPlayer):
         others = [totals[c] for c in moves if c != best]
         margin = (totals[best] - max(others)) / weights / 100
         return Decision(DECK[best], hints.why_sampled(DECK[best], count, totals[best] / weights / 100, margin))
+
+    def _rounds(self, view, k, moves, preferred, rng) -> Decision:
+        """The sampled decision by rounds (``halving``): the same counted budget as one round over
+        every legal card (the guesses :meth:`_samples_for` pays for), spread over
+        ``ceil(log2(len(moves)))`` rounds; after each round but the last only the better half of the
+        cards still in the running (by their weighted average over every guess so far, all of them
+        tried on the same guesses) goes on, so the last rounds' guesses go to the close choices.
+        Without ``halving``, one round: the plain weighted search (with ``their_epsilon`` in the tries).
+        """
+        rules = view.rules
+        turned = view.turned.index if view.turned is not None else -1
+        cards_left = sum(k.hand_sizes) + k.stock_count
+        fixed = GUESS_COST + (k.players * k.tricks_done + len(k.trick) if self.noise is not None else 0)
+        budget = self._quota * (fixed + len(moves) * cards_left)  # what one round over every card costs
+        rounds = max(1, (len(moves) - 1).bit_length()) if self.halving else 1
+        live = list(moves)
+        totals = dict.fromkeys(moves, 0.0)
+        weights = dict.fromkeys(moves, 0.0)
+        count = spent = 0
+        mass = squares = 0.0
+        for done in range(rounds):
+            cost = fixed + len(live) * cards_left
+            guesses = max(1, (budget - spent) // (rounds - done) // cost)
+            for _ in range(guesses):
+                guess = sample(view, rng)
+                seed = rng.getrandbits(64)
+                weight = 1.0 if self.noise is None else sum(likelihoods(guess, view, self.noise)) / len(self.noise)
+                count += 1
+                if not weight:
+                    continue
+                for card in live:
+                    child = guess.world.copy()
+                    child.play(card)
+                    totals[card] += weight * rollout(child, rules, view.dealer, turned, k.seat, random.Random(seed),
+                                                     self.epsilon, None, self.their_epsilon)
+                    weights[card] += weight
+                mass += weight
+                squares += weight * weight
+            spent += guesses * cost
+            if done < rounds - 1 and weights[live[0]]:
+                live.sort(key=lambda c: (-totals[c], c != preferred, c))
+                live = live[:(len(live) + 1) // 2]
+        if not weights[live[0]]:  # no guess fits the model at all: weigh them alike
+            return SearchPlayer._sampled(self, view, k, moves, preferred, rng, None, None)
+        best = max(live, key=lambda c: (totals[c], c == preferred, -c))
+        last = weights[best]
+        self.last_stats = {"mode": "sampled", "worlds": count, "match": False, "nodes": 0, "spent": spent,
+                           "kept": [DECK[c].code for c in live],
+                           "effective": round(mass * mass / squares, 1),
+                           "values": {DECK[c].code: totals[c] / weights[c] / 100 if weights[c] else 0.0
+                                      for c in moves}}
+        others = [totals[c] for c in live if c != best]
+        margin = (totals[best] - max(others)) / last / 100 if others else totals[best] / last / 100
+        return Decision(DECK[best], hints.why_sampled(DECK[best], count, totals[best] / last / 100, margin))
 
     def _samples_for(self, k: Knowledge, moves) -> int:
         """As many guesses as the budget pays for: each is made, then tries every legal card to the

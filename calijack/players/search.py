@@ -39,10 +39,11 @@ SOLVE_CARDS = 12          # solve exactly once this few cards are left in the ha
 
 
 def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.Random,
-            epsilon: float, score=None) -> int:
+            epsilon: float, score=None, their_epsilon: float | None = None) -> int:
     """Finish ``world`` in place with the rules of thumb for every seat; the objective for ``me``.
 
     ``score(points, pips)`` replaces the objective (:func:`.solver.utility`) when given.
+    ``their_epsilon``, when given, is the other seats' share of random cards (``epsilon`` is then ``me``'s).
     """
     n, trump = world.n, world.trump
     keep_low = keeps_low(rules, trump, turned)
@@ -63,7 +64,8 @@ def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.
             hand = world.hands[seat]
             trick = world.trick
             legal = core.legal_mask(hand, trick[0] if trick else -1, trump, world.void_any)
-            if epsilon and rand() < epsilon:
+            share = epsilon if their_epsilon is None or seat == me else their_epsilon
+            if share and rand() < share:
                 cards = core.bit_list(legal)
                 card = cards[int(rand() * len(cards))]
             else:
