@@ -188,17 +188,13 @@
       }
       // A browser that keeps a started Python (lite/kernel/python.mjs) has nothing to download:
       // reading the runtime again for the count would only slow the start, and the frame opens
-      // at once. Otherwise the interpreter comes first, with the whole network to itself: the
-      // frame (the live page, which makes the kernel's worker, which starts Python) opens once
-      // it is here, and Python starts while the standard library and the wheels download.
+      // at once. Otherwise the frame opens at once too (its page and scripts come while the
+      // interpreter downloads, and its worker waits for the same download: the browser fetches
+      // a file once for both), and the page counts the runtime in the order Python needs it.
       return keptPython(lessons.python_cache).then(function (kept) {
-        if (kept) return openFrame();
-        var first = files.filter(function (f) { return f.interpreter; });
-        var then = files.filter(function (f) { return !f.interpreter; });
-        return fetchRuntime(first, counted, downloads.signal).then(function () {
-          openFrame();
-          return fetchRuntime(then, counted, downloads.signal);
-        }).then(function () { return frame; });
+        openFrame();
+        if (kept) return frame;
+        return fetchRuntime(files, counted, downloads.signal).then(function () { return frame; });
       });
     }).then(function (frame) {
       say(panel, "Starting Python and the lesson…");
