@@ -114,36 +114,23 @@ class ExpertPlayer(SearchPlayer):
         """The search's sampled decision, each guess weighted by the opponent's plays (when
         ``noise`` is set) and, late in the stock, solved exactly (see the module's docstring)."""
         late = self._late(k)
-        if score is None and not late and (self.halving or self.their_epsilon is not None):
-            return self._rounds(view, k, moves, preferred, rng)
-        if score is not None or (self.noise is None and not late):
+        if score is not None or (self.noise is None and not late and not self.halving and self.their_epsilon is None):
             return super()._sampled(view, k, moves, preferred, rng, start, score)
+        if not late:  # the weighted tries, in one round or by halving
+            return self._rounds(view, k, moves, preferred, rng, start)
         rules = view.rules
         turned = view.turned.index if view.turned is not None else -1
         totals = dict.fromkeys(moves, 0.0)
         weights = squares = 0.0
         count = nodes = 0
-        while True:
-            if late:
-                if count >= LATE_MAX or (count >= LATE_MIN and nodes >= self.solve_budget):
-                    break
-            elif count >= self._quota:
-                break
+        while count < LATE_MAX and (count < LATE_MIN or nodes < self.solve_budget):
             guess = sample(view, rng)
-            seed = rng.getrandbits(64)  # drawn for every guess, as the search does
+            rng.getrandbits(64)  # drawn for every guess, as the search does (a try's seed)
             weight = 1.0 if self.noise is None else sum(likelihoods(guess, view, self.noise)) / len(self.noise)
             count += 1
-            if late:
-                solver = Solver(rules, view.dealer, turned, k.seat, tiebreak=False)
-                values = solver.values(guess.world)
-                nodes += solver.nodes
-            else:
-                values = {}
-                for card in moves:
-                    child = guess.world.copy()
-                    child.play(card)
-                    values[card] = rollout(child, rules, view.dealer, turned, k.seat, random.Random(seed),
-                                           self.epsilon)
+            solver = Solver(rules, view.dealer, turned, k.seat, tiebreak=False)
+            values = solver.values(guess.world)
+            nodes += solver.nodes
             if weight:
                 for card in moves:
                     totals[card] += weight * values[card]
@@ -152,15 +139,15 @@ class ExpertPlayer(SearchPlayer):
         if not weights:  # no guess fits the model at all: weigh them alike
             return super()._sampled(view, k, moves, preferred, rng, start, score)
         best = max(moves, key=lambda c: (totals[c], c == preferred, -c))
-        self.last_stats = {"mode": "solved guesses" if late else "sampled", "worlds": count, "match": False,
+        self.last_stats = {"mode": "solved guesses", "worlds": count, "match": False,
                            "nodes": nodes, "effective": round(weights * weights / squares, 1),
                            "values": {DECK[c].code: totals[c] / weights / 100 for c in moves}}
         others = [totals[c] for c in moves if c != best]
         margin = (totals[best] - max(others)) / weights / 100
         return Decision(DECK[best], hints.why_sampled(DECK[best], count, totals[best] / weights / 100, margin))
 
-    def _rounds(self, view, k, moves, preferred, rng) -> Decision:
-        """The sampled decision by rounds (``halving``): the same counted budget as one round over
+    def _rounds(self, view, k, moves, preferred, rng, start) -> Decision:
+        """The weighted sampled decision, by rounds with ``halving``: the same counted budget as one round over
         every legal card (the guesses :meth:`_samples_for` pays for), spread over
         ``ceil(log2(len(moves)))`` rounds; after each round but the last only the better half of the
         cards still in the running (by their weighted average over every guess so far, all of them
@@ -201,7 +188,7 @@ class ExpertPlayer(SearchPlayer):
                 live.sort(key=lambda c: (-totals[c], c != preferred, c))
                 live = live[:(len(live) + 1) // 2]
         if not weights[live[0]]:  # no guess fits the model at all: weigh them alike
-            return SearchPlayer._sampled(self, view, k, moves, preferred, rng, None, None)
+            return SearchPlayer._sampled(self, view, k, moves, preferred, rng, start, None)
         best = max(live, key=lambda c: (totals[c], c == preferred, -c))
         last = weights[best]
         self.last_stats = {"mode": "sampled", "worlds": count, "match": False, "nodes": 0, "spent": spent,
