@@ -199,7 +199,7 @@ def test_only_named_widget_states_are_kept(tmp_path):
 def _drawings(page: str) -> list[str]:
     """Each card of a page as the reader sees it: outer tag's label and card, and the drawing
     itself (a ``<use>`` replaced by what it points at)."""
-    from calijack.render.compact import _DEF, _SHEET_DIV
+    from calijack.render.compact import _DEF, _REF, _SHEET_DIV
 
     defs = {}
     for sheet in _SHEET_DIV.finditer(page):
@@ -208,7 +208,7 @@ def _drawings(page: str) -> list[str]:
     shown = _SHEET_DIV.sub("", page)
     out = []
     for head, body in re.findall(r'<svg\b([^>]*class="cj-card[^>]*)>(.*?)</svg>', shown, re.S):
-        body = re.sub(r'<use href="#(cj-d[0-9a-f]{10})"/>', lambda m: defs[m.group(1)], body)
+        body = _REF.sub(lambda m: defs[m.group(1)], body)
         out.append((re.search(r'aria-label="[^"]*"', head).group(0), body))
     return out
 

@@ -51,6 +51,16 @@ class Sheet:
         head = head.replace(' xmlns="http://www.w3.org/2000/svg"', "")
         return f'{head}{title}<use href="#{key}"/></svg>'
 
+    def adopt(self, page: str) -> str:
+        """``page`` without the sheets it holds (:meth:`html`'s), their drawings now stored here."""
+
+        def take(match: re.Match) -> str:
+            for key, drawing in _DEF.findall(match.group(1)):
+                self._defs.setdefault(key, drawing)
+            return ""
+
+        return _SHEET_DIV.sub(take, page)
+
     @property
     def size(self) -> int:
         """How many distinct drawings are stored."""
@@ -81,16 +91,7 @@ def share_page(body: str) -> str:
     A page without drawings or stylesheet is returned as it is.
     """
     sheet = Sheet()
-
-    def adopt(match: re.Match) -> str:
-        for key, drawing in _DEF.findall(match.group(1)):
-            sheet._defs.setdefault(key, drawing)
-        return ""
-
-    rest = _SHEET_DIV.sub(adopt, body)
-    if not sheet.size and _STYLE not in rest and not _SVG.search(rest):
-        return body
-    rest = sheet.compact(rest)
+    rest = sheet.compact(sheet.adopt(body))
     used = set(_REF.findall(rest))
     if not used and _STYLE not in body:
         return body
