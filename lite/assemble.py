@@ -18,8 +18,6 @@ from buildbase import HERE, BuildError, sha256
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 # The runtime's files in the order Python's start needs them; the wheels come after.
 START_ORDER = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-# Python's interpreter: what "Play live" downloads first, alone (book/_live/calijack-live.js).
-INTERPRETER = START_ORDER[:3]
 # Cells of a lesson kept for the live app: code only, without the static book's stand-ins, and
 # without the cells the book's page answers by itself (lesson 3's quick checks and their keeper:
 # the page shows and keeps them with no kernel), so the live page's last cell is the lesson's demo.

@@ -68,7 +68,6 @@ import start_split  # noqa: E402
 from assemble import (  # noqa: E402, F401
     ANYWIDGET_AMD,
     BOOK_ONLY_TAG,
-    INTERPRETER,
     KERNEL_IMPORTS,
     KERNEL_START,
     KERNEL_WORKER_DIR,
@@ -156,15 +155,13 @@ def build(out: Path, cache: Path, archives: str = "stored") -> dict:
         install_play_page(out, digest, runtime, by_name["anywidget"])
         log(f"the kernel starts early, its Python kept in the browser as calijack-python-{digest}")
         # What the book's "Play live" needs: each lesson's code, the runtime's files with
-        # their sizes (it downloads them first, to say how far along it is), and the name of
+        # their sizes (it downloads them beside the live page, to say how far along it is), and the name of
         # the cache where a browser keeps its started Python (then nothing needs downloading).
         # In the order Python needs them (the page downloads them two at a time, in this order):
         # the interpreter, the standard library, the list of packages, then the wheels, largest
         # first. "gzip_bytes" is what a host that compresses sends: the page tells the reader that figure.
-        # "interpreter": the files the page downloads before it opens the live page (calijack-live.js).
         runtime_files = sorted(({"name": p.name, "bytes": p.stat().st_size,
-                                 "gzip_bytes": len(gzip.compress(p.read_bytes(), 6)),
-                                 "interpreter": p.name in INTERPRETER} for p in target.iterdir()),
+                                 "gzip_bytes": len(gzip.compress(p.read_bytes(), 6))} for p in target.iterdir()),
                                key=lambda f: download_order(f["name"], f["bytes"]))
         # Files a lesson may fetch where the first lesson played did not (OFFLINE_TOO): the
         # book's service worker keeps them after a first "Play live" (offline).

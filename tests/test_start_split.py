@@ -184,4 +184,3 @@ def test_play_live_downloads_the_interpreter_first_then_the_standard_library_the
     assert order == ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                      "pyodide-lock.json", "beta-1-py3-none-any.whl", "zeta-1-py3-none-any.whl",
                      "alpha-1-py3-none-any.whl"]
-    assert build_lite.INTERPRETER == ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
