@@ -157,11 +157,13 @@ def build(out: Path, cache: Path, archives: str = "stored") -> dict:
         # What the book's "Play live" needs: each lesson's code, the runtime's files with
         # their sizes (it downloads them beside the live page, to say how far along it is), and the name of
         # the cache where a browser keeps its started Python (then nothing needs downloading).
-        # In the order Python needs them (the page downloads them two at a time, in this order):
-        # the interpreter, the standard library, the list of packages, then the wheels, largest
-        # first. "gzip_bytes" is what a host that compresses sends: the page tells the reader that figure.
+        # In the order Python needs them: the interpreter, the standard library and the list of
+        # packages ("start": the page downloads these first, two at a time), then the wheels,
+        # largest first (all at once, after those: Python's own start runs while they come).
+        # "gzip_bytes" is what a host that compresses sends: the page tells the reader that figure.
         runtime_files = sorted(({"name": p.name, "bytes": p.stat().st_size,
-                                 "gzip_bytes": len(gzip.compress(p.read_bytes(), 6))} for p in target.iterdir()),
+                                 "gzip_bytes": len(gzip.compress(p.read_bytes(), 6)),
+                                 **({"start": True} if p.name in START_ORDER else {})} for p in target.iterdir()),
                                key=lambda f: download_order(f["name"], f["bytes"]))
         # Files a lesson may fetch where the first lesson played did not (OFFLINE_TOO): the
         # book's service worker keeps them after a first "Play live" (offline).

@@ -8,11 +8,14 @@
 //
 // Steps, each said in words in the status line:
 //   1. check that the browser has WebAssembly;
-//   2. fetch the Python runtime and the packages (static/pyodide/), two at a time, the
-//      interpreter first, counting bytes to say how many megabytes are done of how many, and
-//      the time left at the rate measured so far (the kernel then finds them in the browser's
-//      caches), unless this browser keeps a started Python from an earlier start
-//      (lite/kernel/python.mjs): then there is nothing to download;
+//   2. fetch the Python runtime and the packages (static/pyodide/), in the order the start needs
+//      them: the interpreter and the standard library first, two at a time, with the link to
+//      themselves; then the wheels, all at once, while the interpreter starts (the live page
+//      asks for the widgets' code only after those, as Python imports what it got). Counting
+//      bytes to say how many megabytes are done of how many, and the time left at the rate
+//      measured so far (the kernel then finds them in the browser's caches), unless this
+//      browser keeps a started Python from an earlier start (lite/kernel/python.mjs): then
+//      there is nothing to download;
 //   3. once the interpreter is here (or at once, with a kept Python), open the lesson's page in
 //      a hidden frame with the lesson's code (lessons.json); it shows the last cell's output;
 //   4. when the widget is drawn, hide the static demo and show the frame, sized to its content;
@@ -70,12 +73,23 @@
   }
 
   // Download every file of the runtime folder, counting bytes, so the status can say how far.
-  // Two at a time, in the order Python needs them (lessons.json lists them so: the interpreter,
-  // the standard library, then the wheels): on HTTP/1.1 a browser opens six connections to a
-  // host, and a download on each of them would hold back the frame's own page and scripts
-  // (the kernel's worker among them), while the interpreter, shared six ways, came last.
+  // First the files Python's start needs (lessons.json marks them "start": the interpreter, the
+  // standard library, the list of packages), two at a time: on HTTP/1.1 a browser opens six
+  // connections to a host, and a download on each of them would hold back the frame's own page
+  // and scripts (the kernel's worker among them), while the interpreter, shared six ways, came
+  // last. Only then the wheels, all at once: Python starts while they come, instead of waiting
+  // for an interpreter that shared the link with them.
   var LANES = 2;
+  var WHEEL_LANES = 6;
   function fetchRuntime(files, onBytes, signal) {
+    var first = files.filter(function (file) { return file.start; });
+    var then = files.filter(function (file) { return !file.start; });
+    return fetchAll(first, LANES, onBytes, signal).then(function () {
+      return fetchAll(then, WHEEL_LANES, onBytes, signal);
+    });
+  }
+
+  function fetchAll(files, lanes, onBytes, signal) {
     var queue = files.slice();
     function fetchOne(file) {
       return fetch(LITE + "static/pyodide/" + file.name, { signal: signal }).then(function (response) {
@@ -101,9 +115,9 @@
       var file = queue.shift();
       return file ? fetchOne(file).then(lane) : Promise.resolve();
     }
-    var lanes = [];
-    for (var i = 0; i < LANES; i++) lanes.push(lane());
-    return Promise.all(lanes);
+    var running = [];
+    for (var i = 0; i < lanes; i++) running.push(lane());
+    return Promise.all(running);
   }
 
   // Whether this browser keeps the started Python of this build (Cache Storage ``name``).

@@ -8,7 +8,8 @@
  *
  *   calijackWidgetLoader.htmlManager({base, version, paths})
  *       load require.js from `base` (a URL ending in "/", the book's _static/), map the
- *       widget manager's modules (MODULES) to their files there, and any `paths` besides
+ *       widget manager's modules (MODULES) to their files there (preloaded all at once, not
+ *       one after another as RequireJS finds them), and any `paths` besides
  *       (module id -> URL without ".js"); with a `version`, every module's URL carries
  *       "?v=<version>" so hosts may cache them for long. Also fetches cj-a11y.js (names for
  *       the sliders' handles, shared with the Voilà template; it watches the page, so it
@@ -60,9 +61,23 @@
     });
   }
 
+  // Ask for a script the page will run soon, without running it: RequireJS finds a module's
+  // dependencies only once the module has come (html-manager, then base and controls), one
+  // round trip after another; preloaded, all of them come at once.
+  function preload(src) {
+    var link = document.createElement("link");
+    link.rel = "preload";
+    link.as = "script";
+    link.href = src;
+    document.head.appendChild(link);
+  }
+
   function htmlManager(options) {
     var base = options.base;
     var version = options.version || "";
+    Object.keys(MODULES).forEach(function (id) {
+      preload(base + MODULES[id] + ".js" + (version ? "?v=" + version : ""));
+    });
     addScript(base + "cj-a11y.js").catch(function () {});
     return addScript(base + "require.js" + (version ? "?v=" + version : "")).then(function () {
       var paths = {};

@@ -38,6 +38,9 @@ const REST = new URL("rest/", import.meta.url).href;
 const SITE_PACKAGES = "import site\nsite.getsitepackages()[0]";
 const FIND_REST = `import _calijack_rest\n_calijack_rest.install(${JSON.stringify(REST)})`;
 const say = (text) => console.info("calijack: " + text);
+// Tells the live page (lite/play/play.mjs) that Python has its packages: it then asks for the
+// widgets' code, which so far left the link to the interpreter and the wheels.
+const announce = () => self.postMessage({ calijackPython: "packages" });
 const warn = (text, error) => console.warn("calijack: " + text + (error ? ": " + (error.message || error) : ""));
 
 /** Start Python in this worker (once); resolves to the Pyodide instance, never rejects
@@ -93,7 +96,13 @@ async function startRuntime() {
 
 async function fresh(store) {
   const began = performance.now();
-  const py = await loadRuntime({ ...RUNTIME, packages: CONFIG.packages, _makeSnapshot: !!store });
+  // The runtime first, then the wheels: given with the runtime (its "packages" option), Pyodide
+  // asks for them at once, and they share the link with the interpreter, which then comes last
+  // and holds everything up. Asked for after it, they come while the interpreter starts (on a
+  // first visit the book's page has asked for them as soon as the interpreter was in).
+  const py = await loadRuntime({ ...RUNTIME, _makeSnapshot: !!store });
+  await py.loadPackage(CONFIG.packages, { messageCallback: () => {} });
+  announce();
   py.runPython(FIND_REST);
   if (!store) return py;
   try {
@@ -152,6 +161,7 @@ async function restore(store) {
     WebAssembly.instantiateStreaming = instantiateStreaming;
   }
   Object.assign(py.loadedPackages, loaded);
+  announce();
   py.runPython(FIND_REST);
   // The snapshot holds the first start's random generator: every start would deal the same.
   py.runPython("import random\nrandom.seed()");

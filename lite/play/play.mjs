@@ -29,18 +29,41 @@ const PATHS = { anywidget: new URL("static/calijack/anywidget", LITE).href };
 const SESSION = crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2);
 
 const main = document.getElementById("cj-play");
-// The worker first: Python starts (or is restored) while the widget code loads.
+// The worker first: Python starts (or is restored) at once. The widget code (the widget manager,
+// about half a megabyte) is asked for only once Python has its packages (the worker says so,
+// lite/kernel/python.mjs), so on a first visit it does not share the link with the interpreter
+// and the wheels: it comes while Python imports what it got.
 const worker = new Worker(new URL(`static/calijack/start.mjs?_=${DIGEST}`, LITE), { type: "module" });
 const kernel = wrap(worker);
 const cells = new Map(); // execute request's msg_id -> {el, renders: [promises]}
 const comms = new Map(); // comm_id -> Comm
 let manager = null;
+let managerMade = null;  // the promise of the manager, once asked for
+const early = [];  // the kernel's messages that came before the manager: handled once it is made
 let lastCell = null;
 
 worker.addEventListener("message", (event) => {
-  const message = event.data && event.data._kernelMessage;
-  if (message) onKernelMessage(jsonClean(message));
+  const data = event.data || {};
+  if (data.calijackPython) {
+    widgets().catch(() => {});  // a failure is run()'s to report, when it waits for them
+    return;
+  }
+  const message = data._kernelMessage;
+  if (!message) return;
+  if (manager) onKernelMessage(jsonClean(message));
+  else early.push(jsonClean(message));
 });
+
+/** The widget manager, asked for once (when Python has its packages, or when run() needs it);
+    the kernel's messages that came before it are handled, in order, as soon as it is made. */
+function widgets() {
+  managerMade = managerMade || widgetManager().then((made) => {
+    manager = made;
+    for (const m of early.splice(0)) onKernelMessage(m);
+    return made;
+  });
+  return managerMade;
+}
 
 // What the kernel would have sent as JSON: the worker converts Python's None to undefined,
 // which the Jupyter protocol has as null (a selection cleared, a value unset); binary buffers
@@ -233,14 +256,9 @@ async function run() {
   const setup = Array.isArray(globalThis.calijackLiveSetup) ? globalThis.calijackLiveSetup : [];
   const code = [...setup.filter((source) => typeof source === "string"),
                 ...new URLSearchParams(location.search).getAll("code")];
-  const [config, made] = await Promise.all([
-    fetch(new URL("jupyter-lite.json", LITE)).then((response) => {
-      if (!response.ok) throw new Error(`jupyter-lite.json (${response.status})`);
-      return response.json();
-    }),
-    widgetManager(),
-  ]);
-  manager = made;
+  const response = await fetch(new URL("jupyter-lite.json", LITE));
+  if (!response.ok) throw new Error(`jupyter-lite.json (${response.status})`);
+  const config = await response.json();
   const settings = config["jupyter-config-data"].litePluginSettings[KERNEL_SETTINGS];
   await kernel.initialize({
     baseUrl: LITE.href,
@@ -264,6 +282,7 @@ async function run() {
     cells.set(request.header.msg_id, cell);
     lastCell = cell;
     const reply = await kernel.execute(request.content, request);
+    await widgets();  // the cell's outputs are drawn once the manager is there
     await Promise.all(cell.renders);
     el.dataset.done = "";
     if (reply.status !== "ok") {

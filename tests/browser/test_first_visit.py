@@ -27,19 +27,53 @@ GRACE_S = 0.5
 FIRST_VISIT_S = 15  # issue 34: "after a first visit of 15 s on Fast 4G, the book opens offline"
 
 
-def logged(app, log: list[tuple[float, str]]):
-    """``app``, each request noted in ``log`` as ``(time.monotonic(), path)`` when it arrives."""
+# The interpreter sent at this pace (bytes a second; 2.7 MB in about 1.4 s), the rest at once: on
+# a real link it is the longest download, and what else is asked for meanwhile shares the link.
+INTERPRETER_PACE = 2e6
+
+
+def logged(app, log: list[tuple[float, str]], sent: list[tuple[float, str]] | None = None):
+    """``app``, each request noted in ``log`` as ``(time.monotonic(), path)`` when it arrives,
+    and in ``sent`` when the last byte of a response with a body has gone (a 304 has none);
+    with ``sent``, the interpreter is sent at :data:`INTERPRETER_PACE`."""
     def noting(environ, start_response):
-        log.append((time.monotonic(), environ.get("PATH_INFO", "")))
-        return app(environ, start_response)
+        path = environ.get("PATH_INFO", "")
+        log.append((time.monotonic(), path))
+        body = app(environ, start_response)
+        if sent is None:
+            return body
+        pace = INTERPRETER_PACE if path.endswith("/pyodide.asm.wasm") else None
+
+        def counted():
+            size = 0
+            try:
+                for chunk in body:
+                    size += len(chunk)
+                    if pace:
+                        time.sleep(len(chunk) / pace)
+                    yield chunk
+            finally:
+                if hasattr(body, "close"):
+                    body.close()
+            if size:
+                sent.append((time.monotonic(), path))
+        return counted()
     return noting
+
+
+def first(log: list[tuple[float, str]], ending: str) -> float:
+    """When ``log`` first has a path ending with ``ending``."""
+    times = [t for t, path in log if path.endswith(ending)]
+    assert times, f"nothing ending with {ending!r} was asked for or sent"
+    return min(times)
 
 
 def test_play_live_on_a_first_visit_comes_before_the_books_store(browser, page_guard):
     log: list[tuple[float, str]] = []
+    sent: list[tuple[float, str]] = []
     context, page = offline_context(browser, page_guard)
     try:
-        with running(logged(make_app(BOOK_HTML), log)) as url:
+        with running(logged(make_app(BOOK_HTML), log, sent)) as url:
             page.goto(url + SANDBOX, wait_until="domcontentloaded")
             page.locator(".cj-live-button").click()  # at once: the page may not be idle yet
             pressed = time.monotonic()
@@ -60,6 +94,17 @@ def test_play_live_on_a_first_visit_comes_before_the_books_store(browser, page_g
     early = [path for t, path in store if pressed + GRACE_S < t < last_live[0]]
     assert not early, f"the book's store asked for {early[:5]} during the live start (before {last_live[1]})"
     assert [path for t, path in store if t > last_live[0]], "the book's store came before the live start"
+    # Within the live start, what Python's start needs first has the link first: no wheel is
+    # asked for before the interpreter and the standard library have come, and the widgets'
+    # code only once every wheel has (Python has its packages).
+    wheels = sorted({path for t, path in log if path.endswith(".whl")})
+    assert len(wheels) >= 10, f"the live start asked for few wheels: {wheels}"
+    interpreter = max(first(sent, name) for name in ("/pyodide.asm.wasm", "/python_stdlib.zip"))
+    early = [path for t, path in log if path.endswith(".whl") and t < interpreter]
+    assert not early, f"wheels asked for before the interpreter had come: {early[:3]}"
+    last_wheel = max(first(sent, path) for path in wheels)
+    widgets = first(log, "/jupyter-widgets-html-manager.js")
+    assert widgets > last_wheel, "the widgets' code was asked for before every wheel had come"
     page_guard.assert_clean("on a first visit with Play live")
 
 
