@@ -115,7 +115,7 @@ def start(page, url: str, network=None) -> tuple[float, dict]:
         # The network's pace is the server's (live_network.SentLog.pace): the book's service
         # worker fetches past the page's emulation. Chromium is asked only to drop its cache.
         session = live_network.emulate(context, page, "none", cache_disabled)  # noqa: F841  (lasts while kept)
-    # What the kernel's Python says of its start (lite/kernel/python.mjs): kept or restored.
+    # What the live worker's Python says of its start (lite/kernel/python.mjs): kept or restored.
     said: list[str] = []
     page.on("console", lambda message: said.append(message.text) if message.text.startswith("calijack:") else None)
     cpu0 = live_start.browser_cpu_seconds()

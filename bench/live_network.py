@@ -37,12 +37,11 @@ NEEDED_BY = (
     ("lite/static/pyodide/pyodide.mjs", "Pyodide's loader"),
     ("lite/static/pyodide/pyodide-lock.json", "Pyodide: the list of packages to load"),
     ("lite/static/calijack/rest/", "a module the start does not import (fetched on demand)"),
-    ("lite/static/calijack/", "the kernel's start and kept Python (lite/kernel), comlink, anywidget's front end"),
-    ("lite/extensions/@jupyterlite/pyodide-kernel-extension/", "the Pyodide kernel (its worker)"),
+    ("lite/static/calijack/", "the live worker, its kept Python and runner (lite/kernel), anywidget's front end"),
     ("lite/play/", "the live lesson's page (lite/play/)"),
     ("lite/lessons.json", "Play live: the lessons' code, the runtime's sizes"),
     ("_static/", "the book's widget manager (its demos use it too)"),
-    ("lite/", "the live site's settings (jupyter-lite.json)"),
+    ("lite/", "the live site"),
 )
 
 
@@ -71,7 +70,7 @@ def needed_by(path: str, report: dict) -> str:
         for archive, chain in report.get("needed_by", {}).items():
             if archive.split("-")[0].lower() == name.split("-")[0].lower() or archive == name:
                 return "import " + chain
-        return "loaded with Python (a dependency of the kernel's packages)"
+        return "loaded with Python (a dependency of the lessons' packages)"
     return next((label for prefix, label in NEEDED_BY if path.startswith(prefix)), "the book's page")
 
 

@@ -3,16 +3,16 @@
 Used by ``bench/live.py``. Two views of one start:
 
 - *milestones* of the real start, from the page, the live lesson's frame (``lite/play/``) and
-  the kernel's worker (each clock turned into wall time): the click; the live page begins; the
-  kernel's worker is made (by the live page as it opens), and what its Python says of its
-  start (kept for the next start, or restored from the kept copy); the worker has the runtime
-  (``pyodide.asm.wasm``) and the stdlib; each lesson cell is done (the page runs them once the
-  kernel is up, so the first cell's end follows the kernel's start); the widget is drawn; the
+  its worker (each clock turned into wall time): the click; the live page begins; the worker is
+  made (by the live page as it opens), and what its Python says of its start (kept for the
+  next start, or restored from the kept copy); the worker has the runtime
+  (``pyodide.asm.wasm``) and the stdlib; each lesson cell is done (the page runs them once
+  Python is up, so the first cell's end follows Python's start); the widget is drawn; the
   first legal card can be clicked. Recorded by :data:`RECORDER_JS`, which the bench puts in
   every frame.
-- *Python's phases*, timed in a bare worker that loads the site's own Pyodide as the kernel
-  does (no JupyterLite around it): the runtime's start (WebAssembly, stdlib), installing the
-  wheels, the kernel's imports, the lesson's imports, ``Sandbox()``.
+- *Python's phases*, timed in a bare worker that loads the site's own Pyodide as the live
+  worker does (no snapshot): the runtime's start (WebAssembly, stdlib), installing the wheels,
+  the lesson's imports, ``Sandbox()``.
 
 Also the processor time the browser spent (all its processes), which tells a slow start from a
 busy machine.
@@ -40,7 +40,7 @@ RECORDER_JS = """(() => {
                                                 attributes: true, attributeFilter: ["data-done"]});
 })();"""
 
-# The kernel's worker: when it was made, and when it had each runtime file.
+# The live worker: when it was made, and when it had each runtime file.
 WORKER_JS = """() => ({origin: performance.timeOrigin, files: performance.getEntriesByType("resource")
   .filter(e => e.name.includes("/static/pyodide/"))
   .map(e => [e.name.split("/").pop(), performance.timeOrigin + e.responseEnd])})"""
@@ -52,8 +52,8 @@ const worker = new Worker("/__bench/python-worker.mjs", {type: "module"});
 worker.onmessage = (event) => { window.__phases = event.data; };
 worker.postMessage(new URLSearchParams(location.search).get("runtime"));
 </script>"""
-# The kernel's start (pyodide-kernel's worker: loadPyodide with every package, then piplite and
-# pyodide_kernel), then the sandbox lesson's own code, each step timed.
+# The live worker's start (loadPyodide, then every package), then the sandbox lesson's own
+# code, each step timed.
 PROBE_WORKER = """onmessage = async (event) => {
   const runtime = event.data, phases = [];
   let t = performance.now();
@@ -65,11 +65,8 @@ PROBE_WORKER = """onmessage = async (event) => {
     lap("runtime start (wasm, stdlib)");
     await py.loadPackage(Object.keys(lock.packages), {messageCallback: () => {}});
     lap("install the wheels");
-    await py.runPythonAsync("import piplite.piplite");
-    lap("kernel: piplite, micropip");
-    await py.runPythonAsync("import pyodide_kernel");
-    lap("kernel: pyodide_kernel, IPython");
-    await py.runPythonAsync("pyodide_kernel.kernel_instance.interpreter.send_comm = lambda *a, **k: None");
+    await py.runPythonAsync("import IPython");
+    lap("IPython (ipywidgets imports it)");
     await py.runPythonAsync("import calijack");
     lap("lesson: import calijack");
     await py.runPythonAsync("from calijack.widgets.sandbox import Sandbox");

@@ -1,4 +1,4 @@
-"""Build the live book's in-browser part: the live lesson's page on a Pyodide kernel, offline.
+"""Build the live book's in-browser part: the live lesson's page on Pyodide, offline.
 
     python lite/build_lite.py [--out _build/lite] [--cache _build/lite-cache]
 
@@ -10,43 +10,37 @@ from another host, and it works from any static host that sends ``.wasm`` as
 What goes in, and where it comes from (every download is pinned, and cached in ``--cache``
 so a second build downloads nothing):
 
-- the Pyodide 314 runtime, and comlink for the live page: npm ``pyodide`` and ``comlink``
-  (``lite/package.json`` and its lock, ``npm ci``);
-- the kernel's wheels: ``lite/kernel-requirements.txt`` (exact pins with hashes, pure Python,
-  ``pip download`` for Python 3.14), the kernel's own wheels (``pyodide_kernel``, ``piplite``,
-  the ``ipykernel`` and ``widgetsnbextension`` stand-ins) from the
-  ``jupyterlite-pyodide-kernel`` wheel, and ``calijack`` built from this tree;
-- the live lesson's page (``lite/play/``, what "Play live" opens): the Pyodide kernel's own
-  worker driven with comlink, the lesson's widgets drawn by the book's widget manager, and
-  anywidget's front end taken from its wheel (``install_play_page``);
-- the kernel's worker: JupyterLite's Pyodide kernel runs in a web worker, one self-contained
-  script in the JupyterLab extension of the pinned ``jupyterlite-pyodide-kernel`` wheel; the
-  build takes that file alone (``install_kernel_worker``). No JupyterLite app is built: the
-  live page is the whole front end;
+- the Pyodide 314 runtime: npm ``pyodide`` (``lite/package.json`` and its lock, ``npm ci``);
+- the wheels of the lessons' Python: ``lite/kernel-requirements.txt`` (exact pins with
+  hashes, pure Python, ``pip download`` for Python 3.14), ``calijack`` built from this tree,
+  and a stand-in for ``jedi`` (``lite/wheels.py``);
+- the live lesson's page (``lite/play/``, what "Play live" opens): a worker with Python in it,
+  the lesson's widgets drawn by the book's widget manager, and anywidget's front end taken
+  from its wheel (``install_play_page``). No Jupyter kernel and no JupyterLite app: the worker
+  runs the cells through ``lite/kernel/live.py`` and the live page is the whole front end;
 - ``lessons.json``: the code cells of each lesson (``notebooks/*.ipynb`` less the cells tagged
   ``book-only``), which the book's "Play live" button runs in the live page;
-- the start, compiled: every module the kernel and the lessons import before their first frame
+- the start, compiled: every module the lessons import before their first frame
   is shipped as ``.pyc`` made by the site's own Pyodide in Node (``lite/pycompile.py``), so the
   reader's browser does not compile them on every start; the rest stays source;
 - the start, cut to what it imports (``lite/start_split.py``): the standard library zip and
   the wheels keep the compiled start and their data; every other module goes to small zips
-  the kernel fetches on a first import (``lite/kernel/rest_import.py``);
-- the start, early and kept (``lite/kernel/``): the live page makes the kernel's worker as it
-  opens (``start.mjs``: Python starts at once), and the kernel's Pyodide is ``python.mjs``,
-  which keeps a memory snapshot of the started Python in the browser's Cache Storage and
-  restores it on later starts (the build fills in the wheels, the modules to import before
-  the snapshot, and a digest of all that naming the cache).
+  Python fetches on a first import (``lite/kernel/rest_import.py``);
+- the start, early and kept (``lite/kernel/``): the live page makes its worker as it opens
+  (``start.mjs``: Python starts at once), whose Python is ``python.mjs``, which keeps a memory
+  snapshot of the started Python in the browser's Cache Storage and restores it on later
+  starts (the build fills in the wheels, the modules to import before the snapshot, the
+  lessons' runner ``live.py``, and a digest of all that naming the cache).
 
-Every wheel is listed in the site's own ``pyodide-lock.json`` and preloaded by Pyodide while
-it starts (``loadPyodideOptions.packages``), so the lessons import ``calijack`` as they do
-in Voilà, with no install cell, and the kernel never asks a package index for anything
-(``disablePyPIFallback``).
+Every wheel is listed in the site's own ``pyodide-lock.json`` and loaded by Pyodide as it
+starts, so the lessons import ``calijack`` as they do in Voilà, with no install cell, and
+nothing asks a package index for anything.
 
 The steps, one job a module beside this one (this module runs them, in :func:`build`):
 ``lite/fetch.py`` (the pinned downloads and their cache), ``lite/wheels.py`` (the wheels the
-build makes or takes from the kernel's), ``lite/lockfile.py`` (the site's ``pyodide-lock.json``),
-``lite/assemble.py`` (the lessons, the kernel's worker and start, the live page), with
-``lite/pycompile.py`` and ``lite/start_split.py``; ``lite/buildbase.py`` holds what they share.
+build makes), ``lite/lockfile.py`` (the site's ``pyodide-lock.json``), ``lite/assemble.py``
+(the lessons, the worker's start and runner, the live page), with ``lite/pycompile.py`` and
+``lite/start_split.py``; ``lite/buildbase.py`` holds what they share.
 """
 
 from __future__ import annotations
@@ -68,11 +62,8 @@ import start_split  # noqa: E402
 from assemble import (  # noqa: E402, F401
     ANYWIDGET_AMD,
     BOOK_ONLY_TAG,
-    KERNEL_IMPORTS,
     KERNEL_START,
-    KERNEL_WORKER_DIR,
-    KERNEL_WORKER_GLOB,
-    KERNEL_WORKER_IN_WHEEL,
+    LIVE_SOURCES,
     NOT_IN_SNAPSHOT,
     OFFLINE_TOO,
     PLAY_PAGE,
@@ -84,22 +75,18 @@ from assemble import (  # noqa: E402, F401
     download_order,
     fill,
     install_kernel_start,
-    install_kernel_worker,
     install_play_page,
     lesson_code,
-    lite_config,
     snapshot_imports,
 )
 from buildbase import HERE, PYTHON_VERSION, REPO, BuildError, log, run, sha256  # noqa: E402, F401
 from fetch import PYODIDE_VERSION, kernel_wheels, pinned, pyodide_runtime, wheel_key  # noqa: E402, F401
 from lockfile import EMSCRIPTEN, FRONTEND_ONLY, pyodide_lock, wheel_entry  # noqa: E402, F401
 from wheels import (  # noqa: E402, F401
-    KERNEL_WHEELS,
     STAND_IN_SOURCES,
     STAND_INS,
     WHEEL_EPOCH,
     calijack_wheel,
-    extension_kernel_wheels,
     stand_in,
 )
 
@@ -115,7 +102,6 @@ def build(out: Path, cache: Path, archives: str = "stored") -> dict:
         work = Path(tmp)
         by_name = {wheel_key(w)[0]: w for w in downloaded}
         kernel = [w for name, w in by_name.items() if name not in FRONTEND_ONLY]
-        kernel += extension_kernel_wheels(by_name["jupyterlite-pyodide-kernel"], work)
         kernel.append(calijack_wheel(work))
         kernel += [stand_in(name, version, work) for name, version in STAND_INS.items()]
         lock = pyodide_lock(runtime, kernel)
@@ -125,8 +111,6 @@ def build(out: Path, cache: Path, archives: str = "stored") -> dict:
         if out.exists():
             shutil.rmtree(out)
         out.mkdir(parents=True)
-        worker = install_kernel_worker(out, by_name["jupyterlite-pyodide-kernel"])
-        log(f"the kernel's worker: {worker.relative_to(out).as_posix()}")
         target = out / "static" / "pyodide"
         target.mkdir(parents=True, exist_ok=True)
         for name in PYODIDE_FILES:
@@ -135,7 +119,7 @@ def build(out: Path, cache: Path, archives: str = "stored") -> dict:
             shutil.copy2(wheel, target / wheel.name)
         (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
         (out / "lessons.json").write_text(json.dumps({"lessons": lessons}, indent=1, ensure_ascii=False))
-        # What the kernel and the lessons import at start, compiled once here, not in every browser.
+        # What the lessons import at start, compiled once here, not in every browser.
         compiled = pycompile.compile_start(target, out / "lessons.json", cache, "cp" + PYTHON_VERSION.replace(".", ""))
         log(f"{sum(compiled['compiled'].values())} modules of the start compiled to .pyc "
             + ("(in Node)" if compiled["ran_node"] else "(cached)"))
@@ -152,8 +136,8 @@ def build(out: Path, cache: Path, archives: str = "stored") -> dict:
         lock = pyodide_lock(runtime, wheels)
         (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
         digest = install_kernel_start(out, packages, snapshot_imports(lessons))
-        install_play_page(out, digest, runtime, by_name["anywidget"])
-        log(f"the kernel starts early, its Python kept in the browser as calijack-python-{digest}")
+        install_play_page(out, digest, by_name["anywidget"])
+        log(f"Python starts early in the live worker, kept in the browser as calijack-python-{digest}")
         # What the book's "Play live" needs: each lesson's code, the runtime's files with
         # their sizes (it downloads them beside the live page, to say how far along it is), and the name of
         # the cache where a browser keeps its started Python (then nothing needs downloading).

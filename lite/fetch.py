@@ -1,8 +1,8 @@
 """The live site's downloads, pinned and cached (lite/build_lite.py's first step).
 
-- the Pyodide runtime and comlink: npm ``pyodide`` and ``comlink`` (``lite/package.json`` and
-  its lock, ``npm ci``), once per lock file;
-- the kernel's wheels: ``lite/kernel-requirements.txt`` (exact pins with hashes, pure Python,
+- the Pyodide runtime: npm ``pyodide`` (``lite/package.json`` and its lock, ``npm ci``), once
+  per lock file;
+- the wheels of the lessons' Python: ``lite/kernel-requirements.txt`` (exact pins with hashes, pure Python,
   ``pip download`` for Python 3.14), once per pin.
 
 A second build downloads nothing.

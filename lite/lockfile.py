@@ -16,10 +16,10 @@ from packaging.utils import canonicalize_name
 from buildbase import PYTHON_VERSION, BuildError, sha256
 
 # Packages Python never imports in the browser: a dependency on one is dropped from the lock.
-# jupyterlab-widgets (ipywidgets depends on it) is ipywidgets' JupyterLab front end, which the
-# live page does without (it draws with the book's widget manager), so it is not downloaded;
-# jupyterlite-pyodide-kernel is, for the kernel's worker and the kernel's own wheels inside it.
-FRONTEND_ONLY = {"jupyterlab-widgets", "jupyterlite-pyodide-kernel"}
+# jupyterlab-widgets and widgetsnbextension (ipywidgets depends on both) are ipywidgets' front
+# ends for JupyterLab and the classic notebook, which the live page does without (it draws with
+# the book's widget manager), so neither is downloaded.
+FRONTEND_ONLY = {"jupyterlab-widgets", "widgetsnbextension"}
 # What Pyodide's Python answers to dependency markers in the reader's browser.
 EMSCRIPTEN = {**default_environment(), "sys_platform": "emscripten", "platform_system": "Emscripten",
               "platform_machine": "wasm32", "os_name": "posix", "python_version": PYTHON_VERSION,

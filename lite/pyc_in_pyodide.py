@@ -3,14 +3,13 @@
     pyc_in_pyodide.py RUNTIME LESSONS_JSON OUT_DIR REPORT_JSON     (host paths)
 
 Pyodide imports a module from source by compiling it first, on every start, in the reader's
-browser: for the kernel and a lesson that is most of Python's start-up time. So the build does
+browser: for a lesson that is most of Python's start-up time. So the build does
 the compiling once, with this very interpreter (the same Python 3.14 and bytecode as in the
 browser):
 
-1. it starts the way the kernel starts (``import piplite.piplite``, ``import pyodide_kernel``,
-   as pyodide-kernel's worker does), then runs every lesson's code cells, then imports the
-   ``calijack`` modules that those import inside functions (what a lesson's buttons import
-   later: the coach, the opponents, records), until there is no new one;
+1. it runs every lesson's code cells as the live page does (through ``lite/kernel/live.py``),
+   then imports the ``calijack`` modules that those import inside functions (what a lesson's
+   buttons import later: the coach, the opponents, records), until there is no new one;
 2. every module then loaded from ``python_stdlib.zip`` or from a wheel is in *the start set*;
 3. each archive holding some of them is written to ``OUT_DIR`` with those ``.py`` files
    replaced by sourceless ``.pyc`` files (as in Pyodide's own py-compiled distribution),
@@ -31,6 +30,7 @@ import importlib.util
 import json
 import marshal
 import sys
+import types
 import zipfile
 from pathlib import Path
 
@@ -163,29 +163,18 @@ def import_own_lazy_modules() -> None:
 
 
 async def run_lessons(lessons: dict[str, list[str]]) -> list[str]:
-    """Start as the kernel does, then run each lesson's cells through the kernel, as the
-    live page does (IPython's cell machinery imports modules of its own: its logger, its
-    debugger); return what failed."""
-    import piplite.piplite  # noqa: F401  (the worker's initPackageManager)
-    import pyodide_kernel  # (its initKernel)
-
-    kernel = pyodide_kernel.kernel_instance
-    shell = kernel.interpreter
-    # The worker connects the kernel's output and widget messages to the page (initGlobals,
-    # execute); here they go nowhere.
-    nowhere = lambda *args, **kwargs: None  # noqa: E731
-    shell.send_comm = nowhere
-    shell.display_pub.clear_output_callback = nowhere
-    shell.display_pub.display_data_callback = nowhere
-    shell.display_pub.update_display_data_callback = nowhere
-    shell.displayhook.publish_execution_result = nowhere
-    pyodide_kernel.stdout_stream.publish_stream_callback = nowhere
-    pyodide_kernel.stderr_stream.publish_stream_callback = nowhere
+    """Run each lesson's cells as the live page does, through the lessons' runner
+    (lite/kernel/live.py, beside this script), its messages sent nowhere; return what failed."""
+    runner = types.ModuleType("_calijack_live")
+    sys.modules[runner.__name__] = runner
+    source = Path(HOST + __file__).parent / "kernel" / "live.py"
+    exec(compile(source.read_text(encoding="utf-8"), "_calijack_live.py", "exec"), runner.__dict__)
+    runner.connect(lambda message: None)
 
     errors = []
     for name, cells in lessons.items():
         for number, code in enumerate(cells, 1):
-            result = await kernel.run(code)
+            result = await runner.execute(code, f"{name}-{number}")
             if result["status"] != "ok":  # reported to the build, which goes on
                 errors.append(f"{name} cell {number}: {result['ename']}: {result['evalue']}")
                 break

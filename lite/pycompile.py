@@ -23,6 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 RUNNER = HERE / "pyodide_run.mjs"
 SCRIPT = HERE / "pyc_in_pyodide.py"
+LIVE_RUNNER = HERE / "kernel" / "live.py"  # the script runs the lessons through it
 
 
 class CompileError(RuntimeError):
@@ -37,7 +38,8 @@ def cache_key(runtime: Path, lessons_json: Path) -> str:
     """A digest of everything the compiled archives depend on."""
     lock = json.loads((runtime / "pyodide-lock.json").read_text())
     parts = [lock["info"].get("version", ""), _digest(runtime / "python_stdlib.zip"),
-             _digest(runtime / "pyodide.asm.wasm"), _digest(lessons_json), _digest(RUNNER), _digest(SCRIPT)]
+             _digest(runtime / "pyodide.asm.wasm"), _digest(lessons_json), _digest(RUNNER), _digest(SCRIPT),
+             _digest(LIVE_RUNNER)]
     parts += sorted(f"{e['file_name']}:{e['sha256']}" for e in lock["packages"].values())
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:24]
 

@@ -1,7 +1,6 @@
 """The wheels the live site ships besides the downloaded ones (lite/build_lite.py): calijack's
-own, built from this tree; the kernel's own, taken from the ``jupyterlite-pyodide-kernel``
-wheel; and the stand-ins of packages the lessons never use. Each is the same bytes on every
-build of the same tree."""
+own, built from this tree, and the stand-ins of packages the lessons never use. Each is the
+same bytes on every build of the same tree."""
 
 from __future__ import annotations
 
@@ -15,16 +14,11 @@ from pathlib import Path
 
 from buildbase import HERE, REPO, BuildError, run
 
-# The kernel's own wheels, shipped inside the jupyterlite-pyodide-kernel wheel.
-KERNEL_WHEELS = ("pyodide_kernel-", "ipykernel-", "widgetsnbextension-4.")
-# Packages the kernel asks for by name at start that the lessons never use: each gets a
-# stand-in wheel instead of its real one, with the modules in lite/standins/NAME if any, else
-# the metadata alone. jedi (4.9 MB, thousands of files to unpack in the browser, with parso)
-# serves IPython's code completion only, which an app view with no code input never requests;
-# IPython imports it lazily, on the first completion. piplite and micropip install packages,
-# which the live book never does (every package is there, and no index may be asked); the
-# real piplite imports micropip on every start, and with it a tenth of the standard library.
-STAND_INS = {"jedi": "0.20.1", "micropip": "0.11.1", "piplite": "0.8.6"}
+# Packages a wheel depends on that the lessons never use: each gets a stand-in wheel instead of
+# its real one, with the modules in lite/standins/NAME if any, else the metadata alone. jedi
+# (4.9 MB, thousands of files to unpack in the browser, with parso; IPython depends on it)
+# serves IPython's code completion only, which an app view with no code input never requests.
+STAND_INS = {"jedi": "0.20.1"}
 STAND_IN_SOURCES = HERE / "standins"
 # 2026-01-01, the date of every file in the wheels this build makes.
 WHEEL_EPOCH = "1767225600"
@@ -45,23 +39,6 @@ def calijack_wheel(work: Path) -> Path:
         stdout=subprocess.DEVNULL, env={**os.environ, "SOURCE_DATE_EPOCH": WHEEL_EPOCH})
     (wheel,) = out.glob("calijack-*.whl")
     return wheel
-
-
-def extension_kernel_wheels(pyodide_kernel: Path, work: Path) -> list[Path]:
-    """The kernel's own wheels, taken from the jupyterlite-pyodide-kernel wheel."""
-    out = work / "kernel-wheels"
-    out.mkdir()
-    found = []
-    with zipfile.ZipFile(pyodide_kernel) as archive:
-        for name in archive.namelist():
-            base = name.rsplit("/", 1)[-1]
-            if "/static/pypi/" in name and base.endswith(".whl") and base.startswith(KERNEL_WHEELS):
-                (out / base).write_bytes(archive.read(name))
-                found.append(out / base)
-    if len(found) != len(KERNEL_WHEELS):
-        raise BuildError(f"{pyodide_kernel.name}: expected the kernel wheels {KERNEL_WHEELS}, "
-                         f"found {[p.name for p in found]}")
-    return found
 
 
 def stand_in(name: str, version: str, work: Path) -> Path:

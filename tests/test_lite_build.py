@@ -87,16 +87,19 @@ def test_every_lesson_has_code_for_the_live_app():
 def test_kernel_requirements_are_pinned_with_hashes():
     text = (ROOT / "lite" / "kernel-requirements.txt").read_text()
     pins = build_lite.pinned(ROOT / "lite" / "kernel-requirements.txt")
-    assert {"ipywidgets", "anywidget", "comm", "jupyterlite-pyodide-kernel"} <= set(pins)
-    # A package the build stands in for (jedi, micropip, piplite) is never downloaded too.
+    assert {"ipywidgets", "anywidget", "comm", "ipython"} <= set(pins)
+    # No Jupyter kernel: the live worker runs the cells itself (lite/kernel/live.py).
+    assert not {"jupyterlite-pyodide-kernel", "ipykernel", "piplite", "micropip"} & set(pins)
+    # A package the build stands in for (jedi) is never downloaded too.
     assert not set(build_lite.STAND_INS) & set(pins)
     assert text.count("--hash=sha256:") == len(pins)
     # The widgets on both sides of the wire are the same versions as the project's own.
     project = build_lite.pinned(ROOT / "requirements.txt")
     for name in ("ipywidgets", "comm", "traitlets", "anywidget"):
         assert pins[name] == project[name], name
-    # ipywidgets' JupyterLab front end is not downloaded: the live page draws with the book's.
-    assert "jupyterlab-widgets" not in pins and "jupyterlab-widgets" in build_lite.FRONTEND_ONLY
+    # ipywidgets' front ends are not downloaded: the live page draws with the book's manager.
+    for front_end in ("jupyterlab-widgets", "widgetsnbextension"):
+        assert front_end not in pins and front_end in build_lite.FRONTEND_ONLY
 
 
 def test_an_unpinned_requirement_is_refused(tmp_path):
@@ -141,7 +144,7 @@ def test_the_snapshot_imports_the_lessons_modules_and_nothing_that_holds_javascr
     for wanted in ("calijack.widgets.demos", "calijack.widgets.sandbox", "random", "IPython.display",
                    *build_lite.SNAPSHOT_IMPORTS):
         assert wanted in names, wanted
-    assert not [n for n in names if n.split(".")[0] in ("js", "pyodide", "piplite", "micropip", "pyodide_kernel")]
+    assert not [n for n in names if n.split(".")[0] in ("js", "pyodide", "micropip")]
 
 
 def test_the_real_lessons_preload_every_calijack_module_they_import():
@@ -157,54 +160,24 @@ def test_a_kernel_template_without_its_marker_fails_the_build():
         build_lite.fill("import '__A__';", {"__A__": "a.js", "__C__": "1"}, "t.mjs")
 
 
-def fake_kernel_wheel(path: Path, workers: list[str]) -> Path:
-    """A stand-in of the jupyterlite-pyodide-kernel wheel: its extension's static files."""
-    static = ("jupyterlite_pyodide_kernel-0.8.6.data/data/share/jupyter/labextensions/"
-              "@jupyterlite/pyodide-kernel-extension/static/")
-    with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr(static + "remoteEntry.abc.js", "the JupyterLab plugin")
-        for name in workers:
-            archive.writestr(static + name, "self.onmessage = () => {};\n//# sourceMappingURL=" + name + ".map")
-            archive.writestr(static + name + ".map", "{}")
-    return path
-
-
-def test_the_kernel_worker_is_the_one_script_taken_from_the_kernel_wheel(tmp_path):
+def test_the_worker_start_takes_python_and_the_runner_with_one_digest(tmp_path):
+    """install_kernel_start: the live worker (start.mjs) imports python.mjs by the build's
+    digest; python.mjs holds the packages, the snapshot's imports, the lessons' runner
+    (live.py) and the cache named by the digest; no kernel, no JupyterLite settings."""
     out = tmp_path / "lite"
-    wheel = fake_kernel_wheel(tmp_path / "kernel.whl", ["comlink.worker.0123abcd.js", "coincident.worker.99.js"])
-    worker = build_lite.install_kernel_worker(out, wheel)
-    assert worker == out / build_lite.KERNEL_WORKER_DIR / "comlink.worker.0123abcd.js"
-    assert worker.read_text() == "self.onmessage = () => {};\n"  # no source map comment
-    # Nothing else of the extension, and no JupyterLite app: the worker is the whole front end it gives.
-    assert [p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()] == [
-        build_lite.KERNEL_WORKER_DIR + "/comlink.worker.0123abcd.js"]
-    for workers in ([], ["comlink.worker.01.js", "comlink.worker.02.js"]):
-        bad = fake_kernel_wheel(tmp_path / f"bad{len(workers)}.whl", workers)
-        with pytest.raises(build_lite.BuildError, match=f"expected one kernel worker .* found {len(workers)}"):
-            build_lite.install_kernel_worker(tmp_path / "other", bad)
-
-
-def test_the_kernel_start_takes_the_worker_and_python_with_one_digest(tmp_path):
-    """install_kernel_start: start.mjs imports the kernel's worker, the kernel takes
-    python.mjs as its Pyodide, all with one digest."""
-    out = tmp_path / "lite"
-    worker = build_lite.install_kernel_worker(out, fake_kernel_wheel(tmp_path / "k.whl", ["comlink.worker.0123abcd.js"]))
     (out / "static" / "pyodide").mkdir(parents=True)
     (out / "static" / "pyodide" / "pyodide-lock.json").write_text('{"packages": {}}')
     (out / "static" / "pyodide" / "python_stdlib.zip").write_bytes(b"the standard library")
 
     digest = build_lite.install_kernel_start(out, ["calijack", "ipywidgets"], ["calijack", "ipywidgets"])
-    config = json.loads((out / "jupyter-lite.json").read_text())
-    kernel = config["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
-    assert kernel["pyodideUrl"] == f"./static/calijack/python.mjs?_={digest}"
-    assert kernel["loadPyodideOptions"] == {"packages": ["calijack", "ipywidgets"]}
-    assert kernel["disablePyPIFallback"] is True  # the rest of lite/jupyter-lite.json comes along
     start = (out / "static" / "calijack" / "start.mjs").read_text()
-    assert f'from "./python.mjs?_={digest}"' in start
-    assert 'import "../../extensions/@jupyterlite/pyodide-kernel-extension/static/comlink.worker.0123abcd.js"' in start
+    assert f'from "./python.mjs?_={digest}"' in start and "__DIGEST__" not in start
     python = (out / "static" / "calijack" / "python.mjs").read_text()
     assert f'"cache": "calijack-python-{digest}"' in python and "__CONFIG__" not in python
-    assert not (out / "static" / "calijack" / "early.js").exists()
+    config = json.loads(python.split("const CONFIG = ", 1)[1].split(";\n", 1)[0])
+    assert config["packages"] == ["calijack", "ipywidgets"] and config["preload"] == ["calijack", "ipywidgets"]
+    assert config["live"] == (ROOT / "lite" / "kernel" / "live.py").read_text()
+    assert not (out / "jupyter-lite.json").exists() and not (out / "extensions").exists()
 
     # Another lock (other wheels) is another digest, so the browser's kept Python is not reused.
     (out / "static" / "pyodide" / "pyodide-lock.json").write_text('{"packages": {"x": {}}}')
@@ -213,7 +186,3 @@ def test_the_kernel_start_takes_the_worker_and_python_with_one_digest(tmp_path):
     # So is another standard library zip (the build writes the finder of the rest into it).
     (out / "static" / "pyodide" / "python_stdlib.zip").write_bytes(b"another standard library")
     assert build_lite.install_kernel_start(out, ["calijack"], ["calijack"]) not in (digest, other)
-
-    worker.unlink()
-    with pytest.raises(build_lite.BuildError, match="expected one Pyodide kernel worker"):
-        build_lite.install_kernel_start(out, [], [])

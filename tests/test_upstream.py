@@ -5,10 +5,11 @@ starts ``upstream changed: ``, saying what is gone or different. UPGRADING.md sa
 pinned dependency, what to check on a bump. (myst-nb's reader and client, which
 ``book/_ext/execute_ahead.py`` uses, are checked in ``tests/test_book_config.py``.)
 
-No browser, no network. The Pyodide kernel's checks read the pinned
-``jupyterlite-pyodide-kernel`` wheel that ``make lite`` downloads into ``_build/lite-cache``
-(``make book``, and so ``make test``, runs it first): they are marked ``built_book``, so
-``make test-fast`` leaves them out; every other check here runs in ``make test-fast``.
+No browser, no network. Pyodide's check reads the pinned npm package that ``make lite``
+downloads into ``_build/lite-cache`` (``make book``, and so ``make test``, runs it first): it is
+marked ``built_book``, so ``make test-fast`` leaves it out; every other check here runs in
+``make test-fast``. (What the live lessons' runner takes from ipywidgets and comm is checked
+in ``tests/test_live_runner.py``.)
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import importlib.util
 import inspect
 import re
 import weakref
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -169,7 +169,7 @@ def test_nbclient_still_runs_notebooks_through_what_complete_widgets_wraps():
 
 
 # ---------------------------------------------------------------------------------------------
-# The Pyodide kernel: its wheel's layout (lite/build_lite.py) and its worker's API (lite/play/play.mjs)
+# Pyodide (lite/kernel/python.mjs keeps a started Python with options Pyodide marks @ignore)
 
 
 def load_build_lite():
@@ -179,78 +179,8 @@ def load_build_lite():
     return module
 
 
-def pyodide_kernel_wheel(build_lite) -> Path:
-    """The pinned jupyterlite-pyodide-kernel wheel, as ``make lite`` downloaded it."""
-    version = build_lite.pinned(build_lite.HERE / "kernel-requirements.txt")["jupyterlite-pyodide-kernel"]
-    wheel = ROOT / "_build" / "lite-cache" / "wheels" / f"jupyterlite_pyodide_kernel-{version}-py3-none-any.whl"
-    if not wheel.is_file():
-        pytest.fail(f"{wheel} is missing: run `make lite` (`make book` and `make test` do)", pytrace=False)
-    return wheel
-
-
-def worker_script(build_lite) -> str:
-    wheel = pyodide_kernel_wheel(build_lite)
-    with zipfile.ZipFile(wheel) as archive:
-        found = [name for name in archive.namelist() if build_lite.KERNEL_WORKER_IN_WHEEL.search(name)]
-        assert len(found) == 1, (f"{PREFIX}{wheel.name} has {len(found)} files matching lite/build_lite.py's "
-                                 f"KERNEL_WORKER_IN_WHEEL ({build_lite.KERNEL_WORKER_IN_WHEEL.pattern}), not one")
-        return archive.read(found[0]).decode("utf-8")
-
-
 @pytest.mark.built_book
-def test_the_kernel_wheel_still_holds_what_the_live_build_takes(tmp_path):
-    build_lite = load_build_lite()
-    wheel = pyodide_kernel_wheel(build_lite)
-    assert worker_script(build_lite)
-    try:
-        wheels = build_lite.extension_kernel_wheels(wheel, tmp_path)
-    except build_lite.BuildError as exc:
-        pytest.fail(f"{PREFIX}{exc}", pytrace=False)
-    assert sorted(p.name.startswith(build_lite.KERNEL_WHEELS) for p in wheels) == [True] * len(build_lite.KERNEL_WHEELS)
-
-
-@pytest.mark.built_book
-def test_the_kernel_worker_still_has_the_api_the_live_page_drives():
-    build_lite = load_build_lite()
-    worker = worker_script(build_lite)
-    play = (ROOT / "lite" / "play" / "play.mjs").read_text(encoding="utf-8")
-    # The methods play.mjs calls through comlink: initialize(options), the others (content, parent).
-    for method in ("initialize", "execute", "commOpen", "commMsg", "commClose"):
-        assert re.search(rf"\basync {method}\(\w+(,\w+)?\)", worker), f"{PREFIX}the kernel's worker has no async {method}()"
-    # Every option play.mjs gives initialize() is one the worker reads.
-    options = re.search(r"kernel\.initialize\(\{(.*?)\}\);", play, re.DOTALL)
-    assert options, "play.mjs no longer calls kernel.initialize({...})"
-    names = re.findall(r"(\w+):", re.sub(r"\{[^{}]*\}|\([^()]*\)", "", options.group(1)))
-    assert {"pyodideUrl", "indexUrl", "loadPyodideOptions"} <= set(names), names
-    unread = [name for name in names if not re.search(rf"\b{name}\b", worker)]
-    assert not unread, f"{PREFIX}the kernel's worker no longer reads the options {unread} of initialize()"
-    # The worker imports pyodideUrl (lite/kernel/python.mjs) and calls its loadPyodide with
-    # the kernel's output callbacks and loadPyodideOptions (python.mjs takes packages, stdout, stderr).
-    assert re.search(r"\{pyodideUrl:\w+,indexUrl:\w+\}=\w+,\{loadPyodide:\w+\}=await", worker), \
-        f"{PREFIX}the kernel's worker no longer imports loadPyodide from pyodideUrl"
-    assert re.search(r"\{indexURL:\w+,stdout:.{0,200},stderr:.{0,200}\.\.\.\w+\.loadPyodideOptions", worker), \
-        f"{PREFIX}the kernel's worker no longer passes stdout, stderr and loadPyodideOptions to loadPyodide"
-    # What it posts back: {_kernelMessage: {type, parentHeader, bundle}} for outputs, of the types
-    # play.mjs reads, and {type, content, buffers, parentHeader} for the comms Python sends.
-    assert "postMessage({_kernelMessage:" in worker, f"{PREFIX}the kernel's worker no longer posts _kernelMessage"
-    comm_kinds = {"comm_open", "comm_msg", "comm_close"}
-    kinds = set(re.findall(r'case "(\w+)":', play))
-    assert comm_kinds < kinds and len(kinds) > len(comm_kinds), kinds
-    for kind in sorted(kinds - comm_kinds):
-        assert re.search(rf'parentHeader:[^{{}}]{{0,80}},bundle:(\w+|\{{[^{{}}]*\}}),type:"{kind}"', worker), \
-            f"{PREFIX}the kernel's worker sends no {kind} message with parentHeader and bundle"
-    assert re.search(r"async sendComm\([\w,]+\)\{this\._sendWorkerMessage\(\{type:\w+,content:.{0,200}buffers:.{0,80}parentHeader:", worker), \
-        f"{PREFIX}the kernel's worker no longer sends comm messages as {{type, content, buffers, parentHeader}}"
-    assert re.search(r"bundle:\{ename:\w+,evalue:\w+,traceback:\w+\}", worker), \
-        f"{PREFIX}the kernel's execute_error has no ename, evalue and traceback"
-
-
-# ---------------------------------------------------------------------------------------------
-# Pyodide (lite/kernel/python.mjs keeps a started Python with options Pyodide marks @ignore)
-
-
-@pytest.mark.built_book
-def test_pyodide_still_takes_the_snapshot_options_the_kernel_start_uses():
+def test_pyodide_still_takes_the_snapshot_options_the_live_start_uses():
     build_lite = load_build_lite()
     package = ROOT / "_build" / "lite-cache" / "npm" / "node_modules" / "pyodide"
     if not (package / "pyodide.d.ts").is_file():
@@ -260,7 +190,7 @@ def test_pyodide_still_takes_the_snapshot_options_the_kernel_start_uses():
     python_mjs = (ROOT / "lite" / "kernel" / "python.mjs").read_text(encoding="utf-8")
     options = re.search(r"\ninterface PyodideConfig \{(.*?)\n\}", types, re.DOTALL)
     assert options, f"{PREFIX}pyodide {build_lite.PYODIDE_VERSION}'s pyodide.d.ts has no PyodideConfig (loadPyodide's options)"
-    for option in ("indexURL", "packages", "convertNullToNone", "fsInit", "_makeSnapshot", "_loadSnapshot"):
+    for option in ("indexURL", "convertNullToNone", "fsInit", "_makeSnapshot", "_loadSnapshot"):
         assert option in python_mjs, option  # what python.mjs gives loadPyodide
         assert re.search(rf"\n\t{option}\?:", options.group(1)), f"{PREFIX}Pyodide's loadPyodide takes no {option}"
     for method in ("makeMemorySnapshot", "loadPackage", "runPython", "runPythonAsync", "setStdout", "setStderr"):

@@ -13,7 +13,7 @@
 //      themselves; then the wheels, all at once, while the interpreter starts (the live page
 //      asks for the widgets' code only after those, as Python imports what it got). Counting
 //      bytes to say how many megabytes are done of how many, and the time left at the rate
-//      measured so far (the kernel then finds them in the browser's caches), unless this
+//      measured so far (Python then finds them in the browser's caches), unless this
 //      browser keeps a started Python from an earlier start (lite/kernel/python.mjs): then
 //      there is nothing to download;
 //   3. once the interpreter is here (or at once, with a kept Python), open the lesson's page in
@@ -76,7 +76,7 @@
   // First the files Python's start needs (lessons.json marks them "start": the interpreter, the
   // standard library, the list of packages), two at a time: on HTTP/1.1 a browser opens six
   // connections to a host, and a download on each of them would hold back the frame's own page
-  // and scripts (the kernel's worker among them), while the interpreter, shared six ways, came
+  // and scripts (Python's worker among them), while the interpreter, shared six ways, came
   // last. Only then the wheels, all at once: Python starts while they come, instead of waiting
   // for an interpreter that shared the link with them.
   var LANES = 2;

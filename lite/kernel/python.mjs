@@ -1,14 +1,12 @@
-// calijack: Python for the Pyodide kernel, started early and, from the second start on,
-// restored from a copy this browser keeps.
+// calijack: Python for the live lesson's worker (start.mjs), started at once and, from the
+// second start on, restored from a copy this browser keeps.
 //
-// The kernel imports this module as its "pyodideUrl" and calls its loadPyodide, as it would
-// Pyodide's own. Python is started once per worker (start(), called early by start.mjs):
+// start() starts Python once per worker:
 //
-// - First start in this browser: Pyodide loads with every wheel, imports what the kernel and
-//   the lessons import (IPython, ipywidgets, calijack and the lessons' modules), then takes a
-//   memory snapshot of that Python and a copy of its installed packages' files, and keeps
-//   both in the browser's Cache Storage ("calijack-python-<build digest>"). Then the kernel
-//   goes on with it.
+// - First start in this browser: Pyodide loads, then every wheel, imports what the lessons
+//   import (IPython, ipywidgets, calijack and the lessons' modules), then takes a memory
+//   snapshot of that Python and a copy of its installed packages' files, and keeps both in the
+//   browser's Cache Storage ("calijack-python-<build digest>").
 // - Later starts: Pyodide starts from that snapshot instead (no unpacking of wheels, no
 //   imports to run), the packages' files are put back, and Python's random numbers are seeded
 //   afresh (the snapshot holds the first start's generator).
@@ -18,9 +16,12 @@
 //   (makeMemorySnapshot, _loadSnapshot); a new build of the site uses a new cache name and
 //   deletes the old ones.
 //
+// live() then gives the lesson's runner (lite/kernel/live.py, as the module _calijack_live),
+// connected to the page: what Python prints and the widgets' messages go to it.
+//
 // lite/build_lite.py fills in CONFIG: the wheels to load, the modules to import before the
-// snapshot (none may hold a JavaScript object: the snapshot refuses them), the code run after
-// it (the kernel's own modules), the cache's name.
+// snapshot (none may hold a JavaScript object: the snapshot refuses them), the runner's source
+// (imported after it: it sends through JavaScript), the cache's name.
 import { loadPyodide as loadRuntime } from "../pyodide/pyodide.mjs";
 
 const CONFIG = __CONFIG__;
@@ -46,32 +47,30 @@ const warn = (text, error) => console.warn("calijack: " + text + (error ? ": " +
 /** Start Python in this worker (once); resolves to the Pyodide instance, never rejects
     unless Pyodide itself cannot start. */
 export function start() {
-  self.calijackPython = self.calijackPython || startPython();
+  self.calijackPython = self.calijackPython || startRuntime();
   return self.calijackPython;
 }
 
-/** The kernel's call (pyodide-kernel's initRuntime): the Python started here, with the
-    kernel's own output callbacks, and any package it asks for that CONFIG does not have. */
-export async function loadPyodide(options = {}) {
-  const py = await start();
-  const more = (options.packages || []).filter((name) => !CONFIG.packages.includes(name));
-  if (more.length) await py.loadPackage(more);
-  if (options.stdout) py.setStdout({ batched: options.stdout });
-  if (options.stderr) py.setStderr({ batched: options.stderr });
-  return py;
+/** The lesson's runner (lite/kernel/live.py) in the started Python, once, connected: each of its
+    messages goes to the page with ``send``, as do the lines Python prints. */
+export function live(send) {
+  self.calijackLive = self.calijackLive || start().then((py) => {
+    py.setStdout({ batched: (text) => send(stream("stdout", text)) });
+    py.setStderr({ batched: (text) => send(stream("stderr", text)) });
+    const runner = py.runPython(`import sys, types
+runner = sys.modules["_calijack_live"] = types.ModuleType("_calijack_live")
+runner`);
+    py.runPython(CONFIG.live, { globals: runner.__dict__, filename: "_calijack_live.py" });
+    runner.connect((message) => send(message.toJs({ dict_converter: Object.fromEntries })));
+    return runner;
+  });
+  return self.calijackLive;
 }
 
-async function startPython() {
-  const py = await startRuntime();
-  // While the app still boots, import what the kernel would import first once it asks
-  // (CONFIG.kernel: piplite, pyodide_kernel, ipywidgets' comm target), which the snapshot
-  // cannot hold. A failure here is the kernel's to report, as it would without this.
-  try {
-    await py.runPythonAsync(CONFIG.kernel);
-  } catch (error) {
-    warn("the kernel's modules could not be imported early", error);
-  }
-  return py;
+// A line Python printed, as the page takes it (lite/play/play.mjs).
+function stream(name, text) {
+  return { type: "stream", content: {}, metadata: {}, buffers: [], parentHeader: {},
+           bundle: { name, text: text + "\n" } };
 }
 
 async function startRuntime() {

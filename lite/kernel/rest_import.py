@@ -1,11 +1,11 @@
 """calijack: the modules a live lesson's start does not need, fetched on their first import.
 
-The live site ships the kernel's packages and the standard library cut to what the start
+The live site ships the lessons' packages and the standard library cut to what the start
 imports (lite/start_split.py): a reader downloads the rest only if a lesson ever imports it.
 The rest is in small zips (``static/calijack/rest/``, one per package folder), listed in
 :data:`INDEX` (the build fills it in). This finder, last on ``sys.meta_path``, is asked for a
 module no other finder has: if the index lists it, it fetches that zip (synchronously: the
-kernel runs in a worker), unpacks it where the files belong (the standard library's folder
+live Python runs in a worker), unpacks it where the files belong (the standard library's folder
 or site-packages), and the import goes on from there. A module the index does not list is
 not found, as anywhere else.
 

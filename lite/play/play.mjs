@@ -1,24 +1,20 @@
 // calijack: the live lesson's page (lite/play/index.html), opened by the book's "Play live"
 // (book/_live/calijack-live.js) in a frame, with the lesson's code cells as ?code=… parameters.
 //
-// It is the least that runs a lesson: the Pyodide kernel's own worker (JupyterLite's
-// pyodide-kernel, unchanged; lite/kernel/start.mjs starts Python in it at once, or restores the
-// copy this browser keeps), driven with comlink as JupyterLite drives it, and the lesson's
-// widgets drawn by the book's own widget manager (@jupyter-widgets/html-manager in the book's
-// _static/, which every chapter uses for its demos and the book's service worker keeps), with
-// the kernel's widget messages carried both ways. No JupyterLab around it: nothing to boot, no
-// shortcuts, no editor; about a megabyte less to download than JupyterLite's REPL.
+// It is the least that runs a lesson: a worker with Python in it (lite/kernel/start.mjs, which
+// starts Python at once or restores the copy this browser keeps, and runs the cells through
+// lite/kernel/live.py, with no Jupyter kernel), and the lesson's widgets drawn by the book's own
+// widget manager (@jupyter-widgets/html-manager in the book's _static/, which every chapter
+// uses for its demos and the book's service worker keeps), with the widgets' messages carried
+// both ways. No JupyterLab and no kernel around it: nothing to boot, no shortcuts, no editor.
 //
 // The page runs the cells in order and shows the last one's output (the lesson's widget), as
-// the REPL did with the other cells hidden. Its state is on <main id="cj-play">:
+// Voilà shows a lesson, the other cells hidden. Its state is on <main id="cj-play">:
 //   data-state="loading" | "ready" | "error" (data-error: the error's last line, in words);
 //   each cell <div class="cj-play-cell"> gets data-done once Python has run it.
-import { wrap } from "../static/calijack/comlink.mjs";
-
 const DIGEST = new URL(import.meta.url).searchParams.get("_") || "";
 const LITE = new URL("../", import.meta.url);
 const BOOK_STATIC = new URL("../../_static/", import.meta.url);
-const KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel";
 const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
 // The book's widget loader (book/_widgets_js/cj-widget-loader.js), loaded deferred by
 // index.html just before this module: it maps the widget manager's modules to the book's
@@ -34,28 +30,53 @@ const main = document.getElementById("cj-play");
 // lite/kernel/python.mjs), so on a first visit it does not share the link with the interpreter
 // and the wheels: it comes while Python imports what it got.
 const worker = new Worker(new URL(`static/calijack/start.mjs?_=${DIGEST}`, LITE), { type: "module" });
-const kernel = wrap(worker);
+const asked = new Map(); // request number -> {resolve, reject}: the worker answers each in turn
+let requests = 0;
 const cells = new Map(); // execute request's msg_id -> {el, renders: [promises]}
 const comms = new Map(); // comm_id -> Comm
 let manager = null;
 let managerMade = null;  // the promise of the manager, once asked for
-const early = [];  // the kernel's messages that came before the manager: handled once it is made
+const early = [];  // Python's messages that came before the manager: handled once it is made
 let lastCell = null;
+
+/** Ask the worker (start.mjs): "execute" a cell, or pass a widget's message ("comm"). */
+function ask(op, fields) {
+  const call = ++requests;
+  return new Promise((resolve, reject) => {
+    asked.set(call, { resolve, reject });
+    worker.postMessage({ call, op, ...fields });
+  });
+}
+
+// A worker whose script cannot load or run: every request waiting fails, in words.
+worker.addEventListener("error", (event) => {
+  const error = new Error("Python's worker could not start" + (event.message ? ": " + event.message : ""));
+  for (const { reject } of asked.values()) reject(error);
+  asked.clear();
+  fail(error.message);
+});
 
 worker.addEventListener("message", (event) => {
   const data = event.data || {};
+  if (typeof data.reply === "number") {
+    const waiting = asked.get(data.reply);
+    asked.delete(data.reply);
+    if (waiting && "error" in data) waiting.reject(new Error(data.error));
+    else if (waiting) waiting.resolve(data.result);
+    return;
+  }
   if (data.calijackPython) {
     widgets().catch(() => {});  // a failure is run()'s to report, when it waits for them
     return;
   }
-  const message = data._kernelMessage;
+  const message = data.pythonMessage;
   if (!message) return;
   if (manager) onKernelMessage(jsonClean(message));
   else early.push(jsonClean(message));
 });
 
 /** The widget manager, asked for once (when Python has its packages, or when run() needs it);
-    the kernel's messages that came before it are handled, in order, as soon as it is made. */
+    Python's messages that came before it are handled, in order, as soon as it is made. */
 function widgets() {
   managerMade = managerMade || widgetManager().then((made) => {
     manager = made;
@@ -65,9 +86,9 @@ function widgets() {
   return managerMade;
 }
 
-// What the kernel would have sent as JSON: the worker converts Python's None to undefined,
-// which the Jupyter protocol has as null (a selection cleared, a value unset); binary buffers
-// stay as they are.
+// Python's message as a Jupyter kernel would send it, in JSON: the worker converts Python's
+// None to undefined, which the Jupyter protocol has as null (a selection cleared, a value
+// unset); binary buffers stay as they are.
 function jsonClean(m) {
   const { buffers, ...rest } = m;
   const clean = JSON.parse(JSON.stringify(rest, (key, value) => (value === undefined ? null : value)));
@@ -100,23 +121,23 @@ class Comm {
     this._onClose = null;
     this._early = [];  // messages that came before the model listened (it loads its class first)
   }
-  _send(method, type, data, callbacks, metadata, buffers) {
+  _send(type, data, callbacks, metadata, buffers) {
     const content = { comm_id: this.comm_id, data: data || {} };
     if (type === "comm_open") content.target_name = this.target_name;
     const msg = message(type, content, metadata, buffers);
-    kernel[method](msg, msg).catch((error) => console.error("calijack: a widget message failed", error))
+    ask("comm", { message: msg }).catch((error) => console.error("calijack: a widget message failed:", error.message))
       .finally(() => idle(callbacks, msg));
     return msg.header.msg_id;
   }
   open(data, callbacks, metadata, buffers) {
-    return this._send("commOpen", "comm_open", data, callbacks, metadata, buffers);
+    return this._send("comm_open", data, callbacks, metadata, buffers);
   }
   send(data, callbacks, metadata, buffers) {
-    return this._send("commMsg", "comm_msg", data, callbacks, metadata, buffers);
+    return this._send("comm_msg", data, callbacks, metadata, buffers);
   }
   close(data, callbacks, metadata, buffers) {
     comms.delete(this.comm_id);
-    return this._send("commClose", "comm_close", data, callbacks, metadata, buffers);
+    return this._send("comm_close", data, callbacks, metadata, buffers);
   }
   on_msg(callback) {
     this._onMsg = callback;
@@ -227,7 +248,7 @@ async function show(el, data) {
 async function widgetManager() {
   if (!LOADER) throw new Error("the widget loader (cj-widget-loader.js) did not load");
   const { HTMLManager } = await LOADER.htmlManager({ base: BOOK_STATIC.href, paths: PATHS });
-  // The manager of the book's static demos, with a kernel behind it: models the page makes
+  // The manager of the book's static demos, with Python behind it: models the page makes
   // open a comm to Python (the lessons' models all come from Python, by comm_open).
   class LiveManager extends HTMLManager {
     async _create_comm(target, modelId, data, metadata, buffers) {
@@ -256,32 +277,15 @@ async function run() {
   const setup = Array.isArray(globalThis.calijackLiveSetup) ? globalThis.calijackLiveSetup : [];
   const code = [...setup.filter((source) => typeof source === "string"),
                 ...new URLSearchParams(location.search).getAll("code")];
-  const response = await fetch(new URL("jupyter-lite.json", LITE));
-  if (!response.ok) throw new Error(`jupyter-lite.json (${response.status})`);
-  const config = await response.json();
-  const settings = config["jupyter-config-data"].litePluginSettings[KERNEL_SETTINGS];
-  await kernel.initialize({
-    baseUrl: LITE.href,
-    pyodideUrl: new URL(settings.pyodideUrl, LITE).href,
-    indexUrl: new URL("static/pyodide/", LITE).href,
-    pipliteWheelUrl: "",
-    pipliteUrls: [],
-    disablePyPIFallback: true,
-    location: "",
-    mountDrive: false,
-    loadPyodideOptions: settings.loadPyodideOptions || {},
-    browsingContextId: "",
-  });
   for (const source of code) {
     const el = document.createElement("div");
     el.className = "cj-play-cell";
     main.append(el);
-    const request = message("execute_request", { code: source, silent: false, store_history: true,
-                                                 user_expressions: {}, allow_stdin: false });
+    const msgId = uuid();
     const cell = { el, renders: [] };
-    cells.set(request.header.msg_id, cell);
+    cells.set(msgId, cell);
     lastCell = cell;
-    const reply = await kernel.execute(request.content, request);
+    const reply = await ask("execute", { code: source, msgId });
     await widgets();  // the cell's outputs are drawn once the manager is there
     await Promise.all(cell.renders);
     el.dataset.done = "";

@@ -82,15 +82,14 @@ def test_the_live_sandbox_plays_a_whole_deal_by_clicks(book_site, page, page_gua
     frame = start_live(page, book_site, "07_sandbox")
     mirror = Session(seed=SEED)
     settle(frame, mirror)
-    # The live page is the kernel's worker and the book's own widget manager: of the live
-    # site's scripts, only the page's, the kernel's (its worker, its start, Python) and
-    # anywidget's front end are loaded on the way to the first card; no JupyterLite app.
+    # The live page is a worker with Python in it and the book's own widget manager: of the
+    # live site's scripts, only the page's, the worker's (its start, Python) and anywidget's
+    # front end are loaded on the way to the first card; no kernel, no JupyterLite app.
     assert any("/lite/play/play.mjs" in url for url in scripts), scripts
     live = {urlsplit(url).path.split("/lite/", 1)[1] for url in scripts if "/lite/" in url}
-    worker = {path for path in live if path.startswith("extensions/")}
-    assert len(worker) == 1 and re.fullmatch(
-        r"extensions/@jupyterlite/pyodide-kernel-extension/static/comlink\.worker\.[0-9a-f]+\.js", worker.pop()), live
-    assert {path.split("/")[0] for path in live} <= {"play", "static", "extensions"}, live
+    assert live == {"play/play.mjs", "static/calijack/start.mjs", "static/calijack/python.mjs",
+                    "static/calijack/anywidget.js", "static/pyodide/pyodide.mjs",
+                    "static/pyodide/pyodide.asm.mjs"}, live
     assert not (LITE / "build").exists() and not (LITE / "repl").exists()
 
     # Play until some card may not be played; click it: explained, and nothing played.
@@ -448,7 +447,7 @@ class Probe(anywidget.AnyWidget):
 
 
 def test_an_anywidget_from_a_wheel_renders_and_round_trips_a_click(tmp_path, static_site, page, page_guard):
-    """The kernel carries anywidget and the site its extension: an ES module shipped as a file
+    """The live Python carries anywidget and the site its extension: an ES module shipped as a file
     inside a wheel (as the sandbox's table will be) draws itself, and a click reaches Python."""
     import build_lite_module as build_lite
 
@@ -474,12 +473,14 @@ def test_an_anywidget_from_a_wheel_renders_and_round_trips_a_click(tmp_path, sta
     lock["packages"]["cjprobe"] = build_lite.wheel_entry(runtime / wheel.name)
     lock_path.unlink()  # a hard link to the book's: write a new file
     lock_path.write_text(json.dumps(lock))
-    config_path = site / "jupyter-lite.json"
-    config = json.loads(config_path.read_text())
-    kernel = config["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
-    kernel["loadPyodideOptions"]["packages"].append("cjprobe")
-    config_path.unlink()
-    config_path.write_text(json.dumps(config))
+    # The worker's Python loads every package its settings list (python.mjs's CONFIG, a JSON
+    # object the build writes in): the probe's too. Its compressed twins would be the old text.
+    start = site / "static" / "calijack" / "python.mjs"
+    text = start.read_text()
+    assert text.count('"packages": [') == 1, "python.mjs no longer lists its packages in CONFIG"
+    for twin in [start, *start.parent.glob(start.name + ".*")]:
+        twin.unlink()
+    start.write_text(text.replace('"packages": [', '"packages": ["cjprobe", '))
 
     open_play(page, static_site(tmp_path / "site"), "from cjprobe import Probe\nProbe()")
     button = page.locator(".cj-probe-button")

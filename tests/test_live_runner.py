@@ -1,0 +1,116 @@
+"""The live lessons' runner (lite/kernel/live.py), in this Python: what the worker relies on.
+
+The browser tests (tests/browser/test_live_book.py) run it in Pyodide under every live lesson;
+here its parts are checked one by one, with the real ipywidgets and comm, and, for
+:func:`execute`, a stand-in of Pyodide's ``pyodide.code.eval_code_async`` (its documented
+behaviour: run the code, return the last expression's value).
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import importlib.util
+import sys
+import types
+from pathlib import Path
+
+import comm
+import ipywidgets
+import pytest
+
+RUNNER = Path(__file__).resolve().parents[1] / "lite" / "kernel" / "live.py"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+@pytest.fixture
+def runner(monkeypatch):
+    """A fresh runner, connected to a list of the messages it sends; comm's hooks put back after."""
+    monkeypatch.setattr(comm, "create_comm", comm.create_comm)
+    spec = importlib.util.spec_from_file_location("_calijack_live_test", RUNNER)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sent: list[dict] = []
+    module.connect(sent.append)
+    module.sent = sent
+    return module
+
+
+async def eval_code_async(source, globals=None, locals=None, *, filename="<exec>", **options):
+    """Pyodide's ``eval_code_async``, as documented, for this test: the value of the last
+    expression, or None."""
+    tree = ast.parse(source, filename)
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    exec(compile(tree, filename, "exec"), globals, locals)
+    if last is not None:
+        return eval(compile(ast.Expression(last.value), filename, "eval"), globals, locals)
+    return None
+
+
+@pytest.fixture
+def pyodide_code(monkeypatch):
+    package, code = types.ModuleType("pyodide"), types.ModuleType("pyodide.code")
+    code.eval_code_async = eval_code_async
+    package.code = code
+    monkeypatch.setitem(sys.modules, "pyodide", package)
+    monkeypatch.setitem(sys.modules, "pyodide.code", code)
+
+
+def test_a_widget_made_in_python_opens_its_comm_on_the_page(runner):
+    slider = ipywidgets.IntSlider(value=3)
+    opened = [m for m in runner.sent if m["type"] == "comm_open"]
+    mine = [m for m in opened if m["content"]["comm_id"] == slider.comm.comm_id]
+    assert len(mine) == 1, opened
+    assert mine[0]["content"]["target_name"] == "jupyter.widget"
+    assert mine[0]["content"]["data"]["state"]["value"] == 3
+    # Jupyter shows a widget by its view: the page draws that.
+    assert runner.bundle_of(slider)[WIDGET_VIEW]["model_id"] == slider.model_id
+
+
+def test_a_message_from_the_page_reaches_the_widget(runner):
+    slider = ipywidgets.IntSlider(value=3)
+    runner.sent.clear()
+    runner.receive({"header": {"msg_type": "comm_msg"}, "buffers": [],
+                    "content": {"comm_id": slider.comm.comm_id,
+                                "data": {"method": "update", "state": {"value": 7}, "buffer_paths": []}}})
+    assert slider.value == 7
+    # A change Python makes goes back to the page as a comm message.
+    slider.value = 9
+    assert any(m["type"] == "comm_msg" and m["content"]["data"]["state"] == {"value": 9} for m in runner.sent)
+
+
+def test_a_message_of_an_unknown_type_is_refused_in_words(runner):
+    with pytest.raises(ValueError, match="unknown type: 'execute_request'"):
+        runner.receive({"header": {"msg_type": "execute_request"}, "content": {}})
+
+
+def test_ipywidgets_makes_its_comms_with_comms_hook_when_no_kernel_is_imported(runner):
+    """What the runner relies on (ipywidgets/comm.py): unless an ipykernel older than 6.18 is
+    imported (the live site has none at all: tests/test_lite_build.py), a widget's comm comes
+    from ``comm.create_comm``, the hook the runner sets. An ipywidgets that stops using the hook
+    fails here, by name."""
+    from ipywidgets import comm as widgets_comm
+
+    assert not widgets_comm.requires_ipykernel_shim(), "upstream changed: ipywidgets would use an old ipykernel's Comm here"
+    slider = ipywidgets.IntSlider()
+    assert type(slider.comm).__name__ == "LiveComm", \
+        f"upstream changed: ipywidgets {ipywidgets.__version__} no longer makes its comms with comm.create_comm"
+
+
+def test_a_cell_shows_its_last_value_and_a_failing_cell_its_own_traceback(runner, pyodide_code):
+    reply = asyncio.run(runner.execute("x = 20\nx + 1", "cell-1"))
+    assert reply == {"status": "ok"}
+    result = [m for m in runner.sent if m["type"] == "execute_result"]
+    assert result[-1]["bundle"]["data"] == {"text/plain": "21"}
+    assert result[-1]["parentHeader"] == {"msg_id": "cell-1"}
+    # The lesson's namespace lasts from cell to cell; a cell ending with an assignment shows nothing.
+    runner.sent.clear()
+    assert asyncio.run(runner.execute("y = x * 2", "cell-2")) == {"status": "ok"} and runner.NAMESPACE["y"] == 40
+    assert not [m for m in runner.sent if m["type"] == "execute_result"]
+
+    reply = asyncio.run(runner.execute("def f():\n    return 1 / 0\nf()", "cell-3"))
+    assert reply == {"status": "error", "ename": "ZeroDivisionError", "evalue": "division by zero"}
+    (error,) = [m for m in runner.sent if m["type"] == "execute_error"]
+    lines = "".join(error["bundle"]["traceback"])
+    assert 'File "<cell>", line 3' in lines and "ZeroDivisionError: division by zero" in lines
+    assert "live.py" not in lines  # the runner's own frames are not the learner's business
