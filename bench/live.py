@@ -104,6 +104,11 @@ def serve(folder: Path, sent: live_network.SentLog | None = None):
     return server, thread, f"http://127.0.0.1:{server.effective_port}/"
 
 
+# Whether this browser keeps the started Python whole (python.mjs writes its memory last).
+KEPT_JS = """async (name) => (await caches.has(name))
+  && (await (await caches.open(name)).keys()).some((request) => request.url.endsWith("/python-memory.bin"))"""
+
+
 def start(page, url: str, network=None) -> tuple[float, dict]:
     """Open the sandbox page, press "Play live"; seconds until the first legal card is ready,
     and where they went (milestones, browser CPU). ``network``: ``(context, name,
@@ -251,9 +256,13 @@ def run(click_count: int, decisions: int, network: str = "none", cache_disabled:
             report["cold_requests"] = len(rows)
             report["cold_mb_raw"] = round(sum(row["bytes"] for row in rows) / 1e6, 2)
             report["cold_mb_sent"] = round(sum(row["sent"] for row in rows) / 1e6, 2)
-            # The kept Python is written after the first card; the next start needs it.
-            page.wait_for_function("(name) => caches.has(name)", arg=json.loads(
-                (BOOK / "lite" / "lessons.json").read_text())["python_cache"], timeout=START_MS)
+            # The kept Python is written after the first card (lite/kernel/keep.mjs, its memory
+            # last); the next start needs it.
+            page.wait_for_function(KEPT_JS, arg=json.loads(
+                (BOOK / "lite" / "lessons.json").read_text())["python_cache"], timeout=START_MS, polling=250)
+            # Chromium writes Cache Storage to disk a moment after the write is done: a browser
+            # closed at once (as here, not as a reader's tab) can lose it.
+            page.wait_for_timeout(3000)
             if not starts_only:
                 frame = page.locator("iframe.cj-live-frame").element_handle().content_frame()
                 report["click_table_ms"] = clicks(frame, click_count)

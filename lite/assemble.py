@@ -26,7 +26,7 @@ NOT_LIVE_TAG = "not-live"
 # The live worker: Python's early start and its snapshot, and the lessons' runner (lite/kernel/,
 # see python.mjs and live.py).
 KERNEL_START = HERE / "kernel"
-LIVE_SOURCES = ("start.mjs", "python.mjs", "live.py")
+LIVE_SOURCES = ("start.mjs", "keep.mjs", "python.mjs", "live.py")
 # The live lesson's page (lite/play/), and anywidget's front end as an AMD module in its wheel.
 PLAY_PAGE = HERE / "play"
 ANYWIDGET_AMD = "anywidget/nbextension/index.js"
@@ -91,9 +91,10 @@ def fill(template: str, values: dict[str, str], name: str) -> str:
 
 
 def install_kernel_start(out: Path, packages: list[str], preload: list[str]) -> str:
-    """Put lite/kernel/ into the site: the live worker (start.mjs), its Python with the snapshot
-    kept in the browser (python.mjs) and the lessons' runner (live.py, inside python.mjs's
-    settings). Returns the build digest naming the kept Python's cache."""
+    """Put lite/kernel/ into the site: the live worker (start.mjs), its Python (python.mjs), the
+    worker that keeps a started Python in the browser (keep.mjs) and the lessons' runner
+    (live.py, inside python.mjs's settings). Returns the build digest naming the kept Python's
+    cache."""
     lock = (out / "static" / "pyodide" / "pyodide-lock.json").read_bytes()
     sources = {name: (KERNEL_START / name).read_text(encoding="utf-8") for name in LIVE_SOURCES}
     # The standard library zip too: the build writes the finder of the rest into it.
@@ -103,8 +104,8 @@ def install_kernel_start(out: Path, packages: list[str], preload: list[str]) -> 
               "cache": f"calijack-python-{digest}"}
     target = out / "static" / "calijack"
     target.mkdir(parents=True, exist_ok=True)
-    (target / "start.mjs").write_text(fill(sources["start.mjs"], {"__DIGEST__": digest}, "start.mjs"),
-                                      encoding="utf-8")
+    for worker in ("start.mjs", "keep.mjs"):
+        (target / worker).write_text(fill(sources[worker], {"__DIGEST__": digest}, worker), encoding="utf-8")
     (target / "python.mjs").write_text(fill(sources["python.mjs"], {
         "__CONFIG__": json.dumps(config)}, "python.mjs"), encoding="utf-8")
     return digest

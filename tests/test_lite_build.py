@@ -161,8 +161,8 @@ def test_a_kernel_template_without_its_marker_fails_the_build():
 
 
 def test_the_worker_start_takes_python_and_the_runner_with_one_digest(tmp_path):
-    """install_kernel_start: the live worker (start.mjs) imports python.mjs by the build's
-    digest; python.mjs holds the packages, the snapshot's imports, the lessons' runner
+    """install_kernel_start: the live worker (start.mjs) and the keeper (keep.mjs) import
+    python.mjs by the build's digest; python.mjs holds the packages, the snapshot's imports, the lessons' runner
     (live.py) and the cache named by the digest; no kernel, no JupyterLite settings."""
     out = tmp_path / "lite"
     (out / "static" / "pyodide").mkdir(parents=True)
@@ -170,8 +170,9 @@ def test_the_worker_start_takes_python_and_the_runner_with_one_digest(tmp_path):
     (out / "static" / "pyodide" / "python_stdlib.zip").write_bytes(b"the standard library")
 
     digest = build_lite.install_kernel_start(out, ["calijack", "ipywidgets"], ["calijack", "ipywidgets"])
-    start = (out / "static" / "calijack" / "start.mjs").read_text()
-    assert f'from "./python.mjs?_={digest}"' in start and "__DIGEST__" not in start
+    for worker in ("start.mjs", "keep.mjs"):  # the lesson's worker, and the one keeping Python
+        text = (out / "static" / "calijack" / worker).read_text()
+        assert f'from "./python.mjs?_={digest}"' in text and "__DIGEST__" not in text, worker
     python = (out / "static" / "calijack" / "python.mjs").read_text()
     assert f'"cache": "calijack-python-{digest}"' in python and "__CONFIG__" not in python
     config = json.loads(python.split("const CONFIG = ", 1)[1].split(";\n", 1)[0])

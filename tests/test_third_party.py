@@ -34,18 +34,17 @@ FONTS = (".woff2", ".woff", ".ttf", ".otf", ".eot")
 BANNER = re.compile(r"@license|/\*!|Released under|Licensed under|SPDX-License-Identifier", re.I)
 
 # The built site's own files: pages, their sources and pictures, the book's scripts and styles,
-# the widget states, the live page and the kernel's start, our wheel and the build's stand-ins.
+# the widget states, the live page and its workers, our wheel and the build's stand-in.
 SITE_OURS = (
     "*.html", "book/**", "notebooks/**", "_sources/**", "_images/**",
     "_static/cj-*", "_static/cj-widget-state/**", "_static/calijack-*", "_static/book.css",
     "_static/progress-page.*", "_static/favicon.svg",
     "calijack-sw-extra.js", "manifest.webmanifest", "LICENSE", "THIRD_PARTY.md", "licenses/**",
     "lite/lessons.json", "lite/play/**",
-    "lite/static/calijack/python.mjs", "lite/static/calijack/start.mjs",
+    "lite/static/calijack/python.mjs", "lite/static/calijack/start.mjs", "lite/static/calijack/keep.mjs",
     "lite/static/pyodide/calijack-*.whl", "lite/static/calijack/rest/calijack--*.zip",
-    # lite/build_lite.py's stand-ins (STAND_INS): ours, not the real packages.
-    "lite/static/pyodide/jedi-*.whl", "lite/static/pyodide/micropip-*.whl",
-    "lite/static/pyodide/piplite-*.whl", "lite/static/calijack/rest/piplite--*.zip",
+    # lite/wheels.py's stand-in (STAND_INS): ours, not the real package.
+    "lite/static/pyodide/jedi-*.whl",
 )
 
 ROW = re.compile(r"^\|(?!---)(.*)\|\s*$", re.M)

@@ -1,20 +1,26 @@
 // calijack: Python for the live lesson's worker (start.mjs), started at once and, from the
 // second start on, restored from a copy this browser keeps.
 //
-// start() starts Python once per worker:
+// start() starts Python once per worker, for the lesson:
 //
-// - First start in this browser: Pyodide loads, then every wheel, imports what the lessons
-//   import (IPython, ipywidgets, calijack and the lessons' modules), then takes a memory
-//   snapshot of that Python and a copy of its installed packages' files, and keeps both in the
-//   browser's Cache Storage ("calijack-python-<build digest>").
-// - Later starts: Pyodide starts from that snapshot instead (no unpacking of wheels, no
-//   imports to run), the packages' files are put back, and Python's random numbers are seeded
-//   afresh (the snapshot holds the first start's generator).
-// - A snapshot that cannot be made, kept or read (no Cache Storage on a page that is not a
-//   secure context, a full disk, another build): Python starts the first way, and says why
-//   in the console, as a warning, never an error. The snapshot is Pyodide's own
-//   (makeMemorySnapshot, _loadSnapshot); a new build of the site uses a new cache name and
-//   deletes the old ones.
+// - If this browser keeps a started Python of this build (Cache Storage
+//   "calijack-python-<build digest>"): Pyodide starts from its memory snapshot (no unpacking of
+//   wheels, no imports to run), the packages' files are put back, and Python's random numbers
+//   are seeded afresh (the snapshot holds the first start's generator).
+// - Else (a first visit): Pyodide loads, then every wheel, and the lesson imports what it needs.
+//
+// keepPython() makes that copy, in a worker of its own (keep.mjs), which the live page starts
+// once the lesson is up and the page idle: a Python of its own loads, imports what the lessons
+// import (IPython, ipywidgets, calijack and the lessons' modules), takes a memory snapshot of
+// itself and a copy of its installed packages' files, and keeps both. Making it in the
+// lesson's own start held the first card back (Pyodide's start in snapshot mode, the imports of
+// every lesson, the copy) by about half a second on a first visit.
+//
+// A snapshot that cannot be made, kept or read (no Cache Storage on a page that is not a
+// secure context, a full disk, another build): Python starts the first way, and says why in
+// the console, as a warning, never an error. The snapshot is Pyodide's own
+// (makeMemorySnapshot, _loadSnapshot); a new build of the site uses a new cache name and
+// deletes the old ones.
 //
 // live() then gives the lesson's runner (lite/kernel/live.py, as the module _calijack_live),
 // connected to the page: what Python prints and the widgets' messages go to it.
@@ -39,9 +45,11 @@ const REST = new URL("rest/", import.meta.url).href;
 const SITE_PACKAGES = "import site\nsite.getsitepackages()[0]";
 const FIND_REST = `import _calijack_rest\n_calijack_rest.install(${JSON.stringify(REST)})`;
 const say = (text) => console.info("calijack: " + text);
-// Tells the live page (lite/play/play.mjs) that Python has its packages: it then asks for the
-// widgets' code, which so far left the link to the interpreter and the wheels.
-const announce = () => self.postMessage({ calijackPython: "packages" });
+// Tells the live page (lite/play/play.mjs) how Python's start goes: "restoring" (from the copy
+// this browser keeps; the page asks for the widgets' code at once), then "restored", or
+// "packages" (started afresh, its packages in; on a first visit the widgets' code so far left
+// the link to the interpreter and the wheels). The last one says whether a copy is to be made.
+const announce = (stage) => self.postMessage({ calijackPython: stage });
 const warn = (text, error) => console.warn("calijack: " + text + (error ? ": " + (error.message || error) : ""));
 
 /** Start Python in this worker (once); resolves to the Pyodide instance, never rejects
@@ -77,8 +85,8 @@ async function startRuntime() {
   let store = null;
   try {
     store = self.caches ? await caches.open(CONFIG.cache) : null;
-  } catch (error) {
-    warn("no Cache Storage here, so Python is not kept for the next start", error);
+  } catch {
+    store = null;  // keepPython() says why, when it runs
   }
   if (store) {
     try {
@@ -87,24 +95,44 @@ async function startRuntime() {
     } catch (error) {
       warn("the copy of Python kept in this browser could not be used; starting afresh", error);
       await caches.delete(CONFIG.cache).catch(() => {});
-      store = await caches.open(CONFIG.cache).catch(() => null);
     }
   }
-  return fresh(store);
+  const py = await loadWithPackages({});
+  announce("packages");
+  return py;
 }
 
-async function fresh(store) {
-  const began = performance.now();
-  // The runtime first, then the wheels: given with the runtime (its "packages" option), Pyodide
-  // asks for them at once, and they share the link with the interpreter, which then comes last
-  // and holds everything up. Asked for after it, they come while the interpreter starts (on a
-  // first visit the book's page has asked for them as soon as the interpreter was in).
-  const py = await loadRuntime({ ...RUNTIME, _makeSnapshot: !!store });
+// The runtime first, then the wheels: given with the runtime (its "packages" option), Pyodide
+// asks for them at once, and they share the link with the interpreter, which then comes last
+// and holds everything up. Asked for after it, they come while the interpreter starts (on a
+// first visit the book's page has asked for them as soon as the interpreter was in).
+async function loadWithPackages(options) {
+  const py = await loadRuntime({ ...RUNTIME, ...options });
   await py.loadPackage(CONFIG.packages, { messageCallback: () => {} });
-  announce();
   py.runPython(FIND_REST);
-  if (!store) return py;
+  return py;
+}
+
+/** Make and keep a started Python for the next starts (see above), in a worker of its own;
+    resolves to whether it kept one (false: one is kept already, or there is no Cache Storage),
+    never rejects: what fails is said in the console. */
+export async function keepPython() {
+  let store;
   try {
+    store = self.caches ? await caches.open(CONFIG.cache) : null;
+  } catch (error) {
+    warn("no Cache Storage here, so Python is not kept for the next start", error);
+    return false;
+  }
+  if (!store) {
+    warn("no Cache Storage here (a page that is not a secure context?), so Python is not kept for the next start");
+    return false;
+  }
+  const [memory, files] = await Promise.all([store.match(MEMORY), store.match(FILES)]);
+  if (memory && files) return false;
+  const began = performance.now();
+  try {
+    const py = await loadWithPackages({ _makeSnapshot: true });
     await py.runPythonAsync(CONFIG.preload.map((name) => "import " + name).join("\n"));
     const loaded = { ...py.loadedPackages };
     // Pyodide checks that its table of packages is as a new start has it (empty); the
@@ -117,22 +145,23 @@ async function fresh(store) {
     } finally {
       Object.assign(py.loadedPackages, loaded);
     }
-    const files = packFiles(py.FS, py.runPython(SITE_PACKAGES), loaded);
+    const kept = packFiles(py.FS, py.runPython(SITE_PACKAGES), loaded);
     const now = performance.now();
     const [ms, snapshotMs] = [now - began, now - snapshotBegan].map(Math.round);
-    keep(store, image, files).then(
-      () => say(`kept a started Python in this browser for the next start (${mb(image.length + files.length)} MB; ` +
-                `this start took ${ms} ms, ${snapshotMs} ms of it to copy Python)`),
-      (error) => warn("could not keep Python in this browser for the next start", error));
+    await keep(store, image, kept);
+    say(`kept a started Python in this browser for the next start (${mb(image.length + kept.length)} MB; ` +
+        `made in ${ms} ms, ${snapshotMs} ms of it to copy Python)`);
+    return true;
   } catch (error) {
-    warn("could not take a snapshot of Python for the next start", error);
+    warn("could not keep a started Python in this browser for the next start", error);
+    return false;
   }
-  return py;
 }
 
 async function restore(store) {
   const [memory, files] = await Promise.all([store.match(MEMORY), store.match(FILES)]);
   if (!memory || !files) return null;
+  announce("restoring");
   const began = performance.now();
   const [image, blob] = (await Promise.all([memory.arrayBuffer(), files.arrayBuffer()]))
     .map((buffer) => new Uint8Array(buffer));
@@ -160,7 +189,7 @@ async function restore(store) {
     WebAssembly.instantiateStreaming = instantiateStreaming;
   }
   Object.assign(py.loadedPackages, loaded);
-  announce();
+  announce("restored");
   py.runPython(FIND_REST);
   // The snapshot holds the first start's random generator: every start would deal the same.
   py.runPython("import random\nrandom.seed()");

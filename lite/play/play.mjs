@@ -11,7 +11,8 @@
 // The page runs the cells in order and shows the last one's output (the lesson's widget), as
 // Voilà shows a lesson, the other cells hidden. Its state is on <main id="cj-play">:
 //   data-state="loading" | "ready" | "error" (data-error: the error's last line, in words);
-//   each cell <div class="cj-play-cell"> gets data-done once Python has run it.
+//   each cell <div class="cj-play-cell"> gets data-done once Python has run it;
+//   data-python="started" | "restored": Python started afresh, or from the copy this browser keeps.
 const DIGEST = new URL(import.meta.url).searchParams.get("_") || "";
 const LITE = new URL("../", import.meta.url);
 const BOOK_STATIC = new URL("../../_static/", import.meta.url);
@@ -38,6 +39,7 @@ let manager = null;
 let managerMade = null;  // the promise of the manager, once asked for
 const early = [];  // Python's messages that came before the manager: handled once it is made
 let lastCell = null;
+let restored = false;  // whether the worker's Python came from the copy this browser keeps
 
 /** Ask the worker (start.mjs): "execute" a cell, or pass a widget's message ("comm"). */
 function ask(op, fields) {
@@ -66,6 +68,8 @@ worker.addEventListener("message", (event) => {
     return;
   }
   if (data.calijackPython) {
+    restored = data.calijackPython !== "packages";  // "restoring", "restored"; or started afresh
+    main.dataset.python = restored ? "restored" : "started";
     widgets().catch(() => {});  // a failure is run()'s to report, when it waits for them
     return;
   }
@@ -295,6 +299,23 @@ async function run() {
     }
   }
   main.dataset.state = "ready";
+  if (!restored) keepPythonLater();
+}
+
+// Once the lesson is up: a worker of its own keeps a started Python in this browser for the
+// next start (lite/kernel/keep.mjs; it does nothing if one is kept already), when the page is
+// idle, so the learner's first moves do not wait for it. It ends once it has answered.
+const KEEP_AFTER_MS = 1000;
+function keepPythonLater() {
+  const begin = () => {
+    const keeper = new Worker(new URL(`static/calijack/keep.mjs?_=${DIGEST}`, LITE), { type: "module" });
+    keeper.addEventListener("message", () => keeper.terminate());
+    keeper.addEventListener("error", (event) => {
+      console.warn("calijack: could not keep a started Python in this browser:", event.message || "its worker failed");
+      keeper.terminate();
+    });
+  };
+  setTimeout(() => (window.requestIdleCallback ? requestIdleCallback(begin, { timeout: 5000 }) : begin()), KEEP_AFTER_MS);
 }
 
 run().catch((error) => fail(String((error && error.message) || error)));

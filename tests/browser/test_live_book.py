@@ -354,10 +354,13 @@ def test_a_second_start_takes_the_python_this_browser_kept(book_site, page, page
     frame = page.locator("iframe.cj-live-frame").element_handle().content_frame()
     assert kernel_cache() in frame.evaluate("() => caches.keys()")
     assert not [t for t in texts if "restored from this browser" in t]
+    # The copy is made by a worker of its own once the lesson is up, not by the lesson's start.
+    assert frame.locator("#cj-play").get_attribute("data-python") == "started"
 
     texts.clear()
     frame = start_live(page, book_site, "03_legal_play", kept=True)
     wait_for_text(page, texts, "Python restored from this browser's copy")
+    assert frame.locator("#cj-play").get_attribute("data-python") == "restored"
     demo = frame.locator(".cj-live-demo").first
     demo.wait_for()
     select_position(demo.locator(".cj-static-control").first, 1)
