@@ -81,7 +81,8 @@ class ExpertPlayer(SearchPlayer):
 
     ``budget``, ``min_samples`` and ``max_samples`` set the guesses (see the module's
     docstring); ``samples``, as the search's option, sets the fewest (``min_samples``).
-    ``noise``, ``late_stock``, ``halving`` and ``their_epsilon``: see the module's docstring. The
+    ``noise``, ``late_stock``, ``halving``, ``their_epsilon``, ``replies`` and ``solve_tricks``: see the
+    module's docstring. The
     other options are :class:`.search.SearchPlayer`'s.
     """
 
