@@ -33,6 +33,19 @@ Two experiments, off by default (measured in ``bench/README.md``, no clear gain 
 - **The other seats' randomness** (``their_epsilon``): their share of random cards in the tries,
   apart from the Expert's own ``epsilon`` (an opponent that plays less like the rules of thumb).
 
+Two experiments on the play inside the tries, off by default (issue 33; measured in ``CHANGELOG.md``):
+
+- **The opponent's best reply** (``replies=True``): a two-ply search before the rollout. After the
+  Expert's card, when the opponent plays next, each of the opponent's legal replies is played out,
+  and the card is worth the least of them (the opponent's best reply in that guess).
+- **Exact last tricks in the tries** (``solve_tricks=N``, two players): each try is played by the
+  rules of thumb only until the stock is gone and ``N`` tricks or fewer are left; the rest is solved
+  exactly (:class:`.solver.Solver`, one table for the whole decision).
+
+Both pay for themselves out of the same counted budget: a guess goes on as long as the cards
+played in its tries (and solver positions visited, :data:`NODE_COST` cards each) are still within
+what the plain Expert's guesses would cost, so these options make fewer guesses.
+
 Everything is counted, not timed, so a game replays exactly from its seed on any machine.
 """
 
@@ -40,6 +53,7 @@ from __future__ import annotations
 
 import random
 
+from .. import core
 from .. import text_hints as hints
 from ..cards import DECK
 from .base import Decision, Knowledge
@@ -49,7 +63,7 @@ from .solver import Solver
 from .worlds import sample
 
 __all__ = ["ExpertPlayer", "BUDGET", "MIN_SAMPLES", "MAX_SAMPLES", "GUESS_COST", "NOISE", "LATE_STOCK",
-           "SOLVE_BUDGET", "LATE_MIN", "LATE_MAX"]
+           "SOLVE_BUDGET", "LATE_MIN", "LATE_MAX", "NODE_COST"]
 
 BUDGET = 14_000     # cards played in tries per decision
 MIN_SAMPLES = 24    # guesses per decision, at least …
@@ -59,6 +73,7 @@ LATE_STOCK = 2      # with late_stock=LATE_STOCK: solve each guess exactly once 
 SOLVE_BUDGET = 40_000  # solver positions visited per decision then …
 LATE_MIN = 8        # … with at least this many guesses …
 LATE_MAX = 200      # … and at most this many
+NODE_COST = 1       # what a solver position visited in a try costs, in cards played (measured: about 6 µs each)
 
 
 class ExpertPlayer(SearchPlayer):
@@ -66,7 +81,8 @@ class ExpertPlayer(SearchPlayer):
 
     ``budget``, ``min_samples`` and ``max_samples`` set the guesses (see the module's
     docstring); ``samples``, as the search's option, sets the fewest (``min_samples``).
-    ``noise``, ``late_stock``, ``halving`` and ``their_epsilon``: see the module's docstring. The
+    ``noise``, ``late_stock``, ``halving``, ``their_epsilon``, ``replies`` and ``solve_tricks``: see the
+    module's docstring. The
     other options are :class:`.search.SearchPlayer`'s.
     """
 
@@ -74,7 +90,8 @@ class ExpertPlayer(SearchPlayer):
 
     def __init__(self, budget: int = BUDGET, min_samples: int = MIN_SAMPLES, max_samples: int = MAX_SAMPLES,
                  noise: float | tuple[float, ...] | None = NOISE, late_stock: int = 0, solve_budget: int = SOLVE_BUDGET,
-                 halving: bool = False, their_epsilon: float | None = None, **options):
+                 halving: bool = False, their_epsilon: float | None = None, replies: bool = False,
+                 solve_tricks: int = 0, **options):
         if options.get("samples") is not None:
             min_samples = options.pop("samples")
             max_samples = max(max_samples, min_samples) if isinstance(min_samples, int) else max_samples
@@ -95,17 +112,23 @@ class ExpertPlayer(SearchPlayer):
         if their_epsilon is not None and (isinstance(their_epsilon, bool) or not isinstance(their_epsilon, (int, float))
                                           or not 0 <= their_epsilon <= 1):
             raise ValueError(f"their_epsilon must be a share between 0 and 1 or None, not {their_epsilon!r}")
+        if isinstance(solve_tricks, bool) or not isinstance(solve_tricks, int) or solve_tricks < 0:
+            raise ValueError(f"solve_tricks must be a whole number of at least 0, not {solve_tricks!r}")
+        if halving and (replies or solve_tricks):
+            raise ValueError("halving cannot be combined with replies or solve_tricks")
         options.pop("samples", None)
         super().__init__(samples=min_samples, **options)
         self.budget, self.min_samples, self.max_samples = budget, min_samples, max_samples
         self.noise, self.late_stock, self.solve_budget = noise, late_stock, solve_budget
         self.halving = bool(halving)
         self.their_epsilon = None if their_epsilon is None else float(their_epsilon)
+        self.replies, self.solve_tricks = bool(replies), solve_tricks
 
     def __repr__(self) -> str:
         return (f"ExpertPlayer(budget={self.budget!r}, min_samples={self.min_samples!r}, "
                 f"max_samples={self.max_samples!r}, noise={self.noise!r}, late_stock={self.late_stock!r}, "
-                f"halving={self.halving!r}, their_epsilon={self.their_epsilon!r})")
+                f"halving={self.halving!r}, their_epsilon={self.their_epsilon!r}, replies={self.replies!r}, "
+                f"solve_tricks={self.solve_tricks!r})")
 
     def _late(self, k: Knowledge) -> bool:
         return k.players == 2 and 0 < k.stock_count <= self.late_stock and self.solve_budget > 0
@@ -114,8 +137,12 @@ class ExpertPlayer(SearchPlayer):
         """The search's sampled decision, each guess weighted by the opponent's plays (when
         ``noise`` is set) and, late in the stock, solved exactly (see the module's docstring)."""
         late = self._late(k)
-        if score is not None or (self.noise is None and not late and not self.halving and self.their_epsilon is None):
+        deep = self.replies or (self.solve_tricks and k.players == 2)
+        if score is not None or (self.noise is None and not late and not self.halving and self.their_epsilon is None
+                                 and not deep):
             return super()._sampled(view, k, moves, preferred, rng, start, score)
+        if deep and not late:
+            return self._deep(view, k, moves, preferred, rng, start)
         if not late:  # the weighted tries, in one round or by halving
             return self._rounds(view, k, moves, preferred, rng, start)
         rules = view.rules
@@ -199,6 +226,71 @@ class ExpertPlayer(SearchPlayer):
         others = [totals[c] for c in live if c != best]
         margin = (totals[best] - max(others)) / last / 100 if others else totals[best] / last / 100
         return Decision(DECK[best], hints.why_sampled(DECK[best], count, totals[best] / last / 100, margin))
+
+    def _deep(self, view, k, moves, preferred, rng, start) -> Decision:
+        """The weighted sampled decision with ``replies`` and/or ``solve_tricks`` (see the module's docstring).
+
+        The budget is what the plain Expert's guesses would cost (:meth:`_samples_for`); guesses are
+        made while what has been spent (cards played in tries, solver positions at :data:`NODE_COST`)
+        is below it, at least one, at most ``max_samples``.
+        """
+        rules = view.rules
+        turned = view.turned.index if view.turned is not None else -1
+        cards_left = sum(k.hand_sizes) + k.stock_count
+        fixed = GUESS_COST + (k.players * k.tricks_done + len(k.trick) if self.noise is not None else 0)
+        budget = self._quota * (fixed + len(moves) * cards_left)
+        until = self.solve_tricks if k.players == 2 else 0
+        solver = Solver(rules, view.dealer, turned, k.seat, tiebreak=False) if until else None
+        me, epsilon, theirs = k.seat, self.epsilon, self.their_epsilon
+        spent = 0
+
+        def playout(world, seed) -> int:
+            nonlocal spent
+            before = world.done * world.n + len(world.trick)
+            value = rollout(world, rules, view.dealer, turned, me, random.Random(seed), epsilon, None, theirs, until)
+            spent += world.done * world.n + len(world.trick) - before
+            if value is None:
+                nodes = solver.nodes
+                value = solver.value(world)
+                spent += (solver.nodes - nodes) * NODE_COST
+            return value
+
+        totals = dict.fromkeys(moves, 0.0)
+        count = 0
+        mass = squares = 0.0
+        while count < self.max_samples and (count == 0 or spent < budget):
+            guess = sample(view, rng)
+            seed = rng.getrandbits(64)
+            weight = 1.0 if self.noise is None else sum(likelihoods(guess, view, self.noise)) / len(self.noise)
+            count += 1
+            spent += fixed
+            if not weight:
+                continue
+            for card in moves:
+                child = guess.world.copy()
+                child.play(card)
+                if self.replies and not child.finished and child.to_play != me:
+                    value = None
+                    for reply in core.bit_list(child.legal()):
+                        grand = child.copy()
+                        grand.play(reply)
+                        spent += 1
+                        got = playout(grand, seed)
+                        value = got if value is None or got < value else value
+                else:
+                    value = playout(child, seed)
+                totals[card] += weight * value
+            mass += weight
+            squares += weight * weight
+        if not mass:  # no guess fits the model at all: weigh them alike
+            return SearchPlayer._sampled(self, view, k, moves, preferred, rng, start, None)
+        best = max(moves, key=lambda c: (totals[c], c == preferred, -c))
+        self.last_stats = {"mode": "sampled", "worlds": count, "match": False, "nodes": solver.nodes if solver else 0,
+                           "spent": spent, "budget": budget, "effective": round(mass * mass / squares, 1),
+                           "values": {DECK[c].code: totals[c] / mass / 100 for c in moves}}
+        others = [totals[c] for c in moves if c != best]
+        margin = (totals[best] - max(others)) / mass / 100
+        return Decision(DECK[best], hints.why_sampled(DECK[best], count, totals[best] / mass / 100, margin))
 
     def _samples_for(self, k: Knowledge, moves) -> int:
         """As many guesses as the budget pays for: each is made, then tries every legal card to the

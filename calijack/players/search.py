@@ -39,11 +39,13 @@ SOLVE_CARDS = 12          # solve exactly once this few cards are left in the ha
 
 
 def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.Random,
-            epsilon: float, score=None, their_epsilon: float | None = None) -> int:
+            epsilon: float, score=None, their_epsilon: float | None = None, until: int = 0) -> int | None:
     """Finish ``world`` in place with the rules of thumb for every seat; the objective for ``me``.
 
     ``score(points, pips)`` replaces the objective (:func:`.solver.utility`) when given.
     ``their_epsilon``, when given, is the other seats' share of random cards (``epsilon`` is then ``me``'s).
+    ``until``: stop, and return ``None``, at the first trick's start with the stock gone and ``until``
+    tricks or fewer left (the caller then solves the rest exactly); 0 plays to the end.
     """
     n, trump = world.n, world.trump
     keep_low = keeps_low(rules, trump, turned)
@@ -55,7 +57,8 @@ def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.
         played |= 1 << card
     rand = rng.random
     decided = False
-    while world.done < world.tricks:
+    end = max(world.draws, world.tricks - until) if until else world.tricks
+    while world.done < end:
         if not decided:  # once Game is decided on card values it stays decided
             stake, decided = worth.now(world.piles)
         top = world.top
@@ -73,6 +76,8 @@ def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.
                                         stake, len(trick) == n - 1, keep_low)
             played |= 1 << card
             world.play(card)
+    if world.done < world.tricks:
+        return None
     points, pips = core.award_points(rules, trump, dealer, world.piles, world.received, turned)
     if score is not None:
         return score(points, pips)
