@@ -344,6 +344,21 @@ def play_print(page, book_site, code: str, marker: str) -> str:
     return out.inner_text().split(marker, 1)[1].strip()
 
 
+def test_a_lesson_cell_that_fails_stops_the_live_page_with_its_error_in_words(book_site, page, page_guard):
+    """The live worker's runner (lite/kernel/live.py): what a cell prints comes out, a cell
+    that raises stops the page with the error's last line (what the book's "Play live" shows
+    the reader), and its traceback is the cell's own, not the runner's or Pyodide's."""
+    open_play(page, book_site.url, "print('CJ-BEFORE')\ndef f():\n    return 1 / 0\nf()")
+    main = page.locator("#cj-play")
+    expect(main).to_have_attribute("data-state", "error", timeout=START_MS)
+    assert main.get_attribute("data-error") == "ZeroDivisionError: division by zero"
+    assert page.locator(".cj-play-stream").inner_text().strip() == "CJ-BEFORE"
+    traceback = page.locator(".cj-play-error").inner_text()
+    assert 'File "<cell>", line 4' in traceback and "line 3, in f" in traceback, traceback
+    assert "_calijack_live" not in traceback and "pyodide" not in traceback, traceback
+    page_guard.assert_clean("after a failing cell")
+
+
 def test_a_second_start_takes_the_python_this_browser_kept(book_site, page, page_guard):
     """The first "Play live" keeps a started Python (a memory snapshot and the packages' files)
     in the browser's Cache Storage; the next start in that browser restores it instead of
