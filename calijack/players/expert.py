@@ -173,6 +173,16 @@ class ExpertPlayer(SearchPlayer):
         margin = (totals[best] - max(others)) / weights / 100
         return Decision(DECK[best], hints.why_sampled(DECK[best], count, totals[best] / weights / 100, margin))
 
+    def _costs(self, view, k: Knowledge, moves):
+        """What the weighted tries work with: the rules, the turned card's index (-1: none), the
+        cards left to play, a guess's fixed cost (:data:`GUESS_COST`, and replaying the opponent's
+        plays when ``noise`` weighs the guesses) and the budget: what one round over every legal
+        card costs for the guesses :meth:`_samples_for` pays for."""
+        turned = view.turned.index if view.turned is not None else -1
+        cards_left = sum(k.hand_sizes) + k.stock_count
+        fixed = GUESS_COST + (k.players * k.tricks_done + len(k.trick) if self.noise is not None else 0)
+        return view.rules, turned, cards_left, fixed, self._quota * (fixed + len(moves) * cards_left)
+
     def _rounds(self, view, k, moves, preferred, rng, start) -> Decision:
         """The weighted sampled decision, by rounds with ``halving``: the same counted budget as one round over
         every legal card (the guesses :meth:`_samples_for` pays for), spread over
@@ -181,11 +191,7 @@ class ExpertPlayer(SearchPlayer):
         tried on the same guesses) goes on, so the last rounds' guesses go to the close choices.
         Without ``halving``, one round: the plain weighted search (with ``their_epsilon`` in the tries).
         """
-        rules = view.rules
-        turned = view.turned.index if view.turned is not None else -1
-        cards_left = sum(k.hand_sizes) + k.stock_count
-        fixed = GUESS_COST + (k.players * k.tricks_done + len(k.trick) if self.noise is not None else 0)
-        budget = self._quota * (fixed + len(moves) * cards_left)  # what one round over every card costs
+        rules, turned, cards_left, fixed, budget = self._costs(view, k, moves)
         rounds = max(1, (len(moves) - 1).bit_length()) if self.halving else 1
         live = list(moves)
         totals = dict.fromkeys(moves, 0.0)
@@ -223,9 +229,7 @@ class ExpertPlayer(SearchPlayer):
                            "effective": round(mass * mass / squares, 1),
                            "values": {DECK[c].code: totals[c] / weights[c] / 100 if weights[c] else 0.0
                                       for c in moves}}
-        others = [totals[c] for c in live if c != best]
-        margin = (totals[best] - max(others)) / last / 100 if others else totals[best] / last / 100
-        return Decision(DECK[best], hints.why_sampled(DECK[best], count, totals[best] / last / 100, margin))
+        return _verdict(best, totals, [totals[c] for c in live if c != best], last, count)
 
     def _deep(self, view, k, moves, preferred, rng, start) -> Decision:
         """The weighted sampled decision with ``replies`` and/or ``solve_tricks`` (see the module's docstring).
@@ -234,11 +238,7 @@ class ExpertPlayer(SearchPlayer):
         made while what has been spent (cards played in tries, solver positions at :data:`NODE_COST`)
         is below it, at least one, at most ``max_samples``.
         """
-        rules = view.rules
-        turned = view.turned.index if view.turned is not None else -1
-        cards_left = sum(k.hand_sizes) + k.stock_count
-        fixed = GUESS_COST + (k.players * k.tricks_done + len(k.trick) if self.noise is not None else 0)
-        budget = self._quota * (fixed + len(moves) * cards_left)
+        rules, turned, cards_left, fixed, budget = self._costs(view, k, moves)
         until = self.solve_tricks if k.players == 2 else 0
         solver = Solver(rules, view.dealer, turned, k.seat, tiebreak=False) if until else None
         me, epsilon, theirs = k.seat, self.epsilon, self.their_epsilon
@@ -288,9 +288,7 @@ class ExpertPlayer(SearchPlayer):
         self.last_stats = {"mode": "sampled", "worlds": count, "match": False, "nodes": solver.nodes if solver else 0,
                            "spent": spent, "budget": budget, "effective": round(mass * mass / squares, 1),
                            "values": {DECK[c].code: totals[c] / mass / 100 for c in moves}}
-        others = [totals[c] for c in moves if c != best]
-        margin = (totals[best] - max(others)) / mass / 100
-        return Decision(DECK[best], hints.why_sampled(DECK[best], count, totals[best] / mass / 100, margin))
+        return _verdict(best, totals, [totals[c] for c in moves if c != best], mass, count)
 
     def _samples_for(self, k: Knowledge, moves) -> int:
         """As many guesses as the budget pays for: each is made, then tries every legal card to the
@@ -299,3 +297,11 @@ class ExpertPlayer(SearchPlayer):
         if self.noise is not None:  # the replay of the plays so far, for the opponent's likelihood
             per_guess += k.players * k.tricks_done + len(k.trick)
         return max(self.min_samples, min(self.max_samples, self.budget // per_guess))
+
+
+def _verdict(best: int, totals: dict, others: list, weight: float, count: int) -> Decision:
+    """The weighted tries' decision: ``best`` (a card's index), its average (``totals[best]`` over
+    ``weight``, in points) and its margin over the next best of ``others`` (the other cards'
+    totals), in the learner's words."""
+    margin = (totals[best] - max(others)) / weight / 100 if others else totals[best] / weight / 100
+    return Decision(DECK[best], hints.why_sampled(DECK[best], count, totals[best] / weight / 100, margin))
