@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import concurrent.futures
 import importlib.util
 import sys
 import types
@@ -45,6 +46,13 @@ async def eval_code_async(source, globals=None, locals=None, *, filename="<exec>
     if last is not None:
         return eval(compile(ast.Expression(last.value), filename, "eval"), globals, locals)
     return None
+
+
+def run(coroutine):
+    """``coroutine``'s result, run to the end in a thread of its own: a browser test in the same
+    process (Playwright's sync API) may hold a running event loop in this one."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture
@@ -98,17 +106,17 @@ def test_ipywidgets_makes_its_comms_with_comms_hook_when_no_kernel_is_imported(r
 
 
 def test_a_cell_shows_its_last_value_and_a_failing_cell_its_own_traceback(runner, pyodide_code):
-    reply = asyncio.run(runner.execute("x = 20\nx + 1", "cell-1"))
+    reply = run(runner.execute("x = 20\nx + 1", "cell-1"))
     assert reply == {"status": "ok"}
     result = [m for m in runner.sent if m["type"] == "execute_result"]
     assert result[-1]["bundle"]["data"] == {"text/plain": "21"}
     assert result[-1]["parentHeader"] == {"msg_id": "cell-1"}
     # The lesson's namespace lasts from cell to cell; a cell ending with an assignment shows nothing.
     runner.sent.clear()
-    assert asyncio.run(runner.execute("y = x * 2", "cell-2")) == {"status": "ok"} and runner.NAMESPACE["y"] == 40
+    assert run(runner.execute("y = x * 2", "cell-2")) == {"status": "ok"} and runner.NAMESPACE["y"] == 40
     assert not [m for m in runner.sent if m["type"] == "execute_result"]
 
-    reply = asyncio.run(runner.execute("def f():\n    return 1 / 0\nf()", "cell-3"))
+    reply = run(runner.execute("def f():\n    return 1 / 0\nf()", "cell-3"))
     assert reply == {"status": "error", "ename": "ZeroDivisionError", "evalue": "division by zero"}
     (error,) = [m for m in runner.sent if m["type"] == "execute_error"]
     lines = "".join(error["bundle"]["traceback"])

@@ -16,8 +16,8 @@
 //      measured so far (Python then finds them in the browser's caches), unless this
 //      browser keeps a started Python from an earlier start (lite/kernel/python.mjs): then
 //      there is nothing to download;
-//   3. once the interpreter is here (or at once, with a kept Python), open the lesson's page in
-//      a hidden frame with the lesson's code (lessons.json); it shows the last cell's output;
+//   3. at the same time, open the lesson's page in a hidden frame with the lesson's code
+//      (lessons.json); it shows the last cell's output;
 //   4. when the widget is drawn, hide the static demo and show the frame, sized to its content;
 //   5. ask the book's service worker (book/_offline) to keep the few files of the live app that
 //      another lesson may need and this one did not fetch (lessons.json "offline"), so that

@@ -32,7 +32,6 @@ from comm.base_comm import BaseComm
 
 NAMESPACE: dict = {"__name__": "__main__"}  # the lesson's variables, from cell to cell
 CELL = "<cell>"  # the file name of a cell's code in a traceback
-WIDGET_TARGETS = ("jupyter.widget", "jupyter.widget.control")
 
 _send = None  # connect()'s sender: one message (a dict) to the page
 _parent: dict = {}  # the header of the cell running now: its messages carry it

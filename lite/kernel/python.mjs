@@ -128,7 +128,7 @@ export async function keepPython() {
     warn("no Cache Storage here (a page that is not a secure context?), so Python is not kept for the next start");
     return false;
   }
-  const [memory, files] = await Promise.all([store.match(MEMORY), store.match(FILES)]);
+  const [memory, files] = await keptCopy(store);
   if (memory && files) return false;
   const began = performance.now();
   try {
@@ -158,8 +158,11 @@ export async function keepPython() {
   }
 }
 
+// The two files of the copy this browser keeps (each undefined if missing).
+const keptCopy = (store) => Promise.all([store.match(MEMORY), store.match(FILES)]);
+
 async function restore(store) {
-  const [memory, files] = await Promise.all([store.match(MEMORY), store.match(FILES)]);
+  const [memory, files] = await keptCopy(store);
   if (!memory || !files) return null;
   announce("restoring");
   const began = performance.now();

@@ -9,7 +9,7 @@
 //                                           to Python; answer {reply: n, result: null}
 // A request that fails is answered {reply: n, error: "..."} (words, for the console).
 // Unasked, the worker sends {pythonMessage: ...} (what Python printed or showed, and the
-// widgets' messages) and, from python.mjs, {calijackPython: "packages"} once Python has them.
+// widgets' messages) and, from python.mjs, {calijackPython: stage}: how Python's start goes.
 // lite/build_lite.py fills in the build's digest.
 import { live } from "./python.mjs?_=__DIGEST__";
 

@@ -27,9 +27,10 @@ const SESSION = crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).
 
 const main = document.getElementById("cj-play");
 // The worker first: Python starts (or is restored) at once. The widget code (the widget manager,
-// about half a megabyte) is asked for only once Python has its packages (the worker says so,
-// lite/kernel/python.mjs), so on a first visit it does not share the link with the interpreter
-// and the wheels: it comes while Python imports what it got.
+// about half a megabyte) is asked for only once Python has its packages, or at once when it is
+// restored from the copy this browser keeps (the worker says which, lite/kernel/python.mjs), so
+// on a first visit it does not share the link with the interpreter and the wheels: it comes
+// while Python imports what it got.
 const worker = new Worker(new URL(`static/calijack/start.mjs?_=${DIGEST}`, LITE), { type: "module" });
 const asked = new Map(); // request number -> {resolve, reject}: the worker answers each in turn
 let requests = 0;
@@ -39,7 +40,6 @@ let manager = null;
 let managerMade = null;  // the promise of the manager, once asked for
 const early = [];  // Python's messages that came before the manager: handled once it is made
 let lastCell = null;
-let restored = false;  // whether the worker's Python came from the copy this browser keeps
 
 /** Ask the worker (start.mjs): "execute" a cell, or pass a widget's message ("comm"). */
 function ask(op, fields) {
@@ -68,8 +68,8 @@ worker.addEventListener("message", (event) => {
     return;
   }
   if (data.calijackPython) {
-    restored = data.calijackPython !== "packages";  // "restoring", "restored"; or started afresh
-    main.dataset.python = restored ? "restored" : "started";
+    // "restoring", then "restored"; or "packages": started afresh (then a copy is to be made).
+    main.dataset.python = data.calijackPython === "packages" ? "started" : "restored";
     widgets().catch(() => {});  // a failure is run()'s to report, when it waits for them
     return;
   }
@@ -299,7 +299,7 @@ async function run() {
     }
   }
   main.dataset.state = "ready";
-  if (!restored) keepPythonLater();
+  if (main.dataset.python !== "restored") keepPythonLater();
 }
 
 // Once the lesson is up: a worker of its own keeps a started Python in this browser for the
