@@ -13,7 +13,7 @@ so a second build downloads nothing):
 - the Pyodide 314 runtime: npm ``pyodide`` (``lite/package.json`` and its lock, ``npm ci``);
 - the wheels of the lessons' Python: ``lite/kernel-requirements.txt`` (exact pins with
   hashes, pure Python, ``pip download`` for Python 3.14), ``calijack`` built from this tree,
-  and a stand-in for ``jedi`` (``lite/wheels.py``);
+  and a stand-in for ``IPython`` (``lite/wheels.py``: ipywidgets imports three of its names);
 - the live lesson's page (``lite/play/``, what "Play live" opens): a worker with Python in it,
   the lesson's widgets drawn by the book's widget manager, and anywidget's front end taken
   from its wheel (``install_play_page``). No Jupyter kernel and no JupyterLite app: the worker

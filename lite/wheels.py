@@ -14,11 +14,14 @@ from pathlib import Path
 
 from buildbase import HERE, REPO, BuildError, run
 
-# Packages a wheel depends on that the lessons never use: each gets a stand-in wheel instead of
-# its real one, with the modules in lite/standins/NAME if any, else the metadata alone. jedi
-# (4.9 MB, thousands of files to unpack in the browser, with parso; IPython depends on it)
-# serves IPython's code completion only, which an app view with no code input never requests.
-STAND_INS = {"jedi": "0.20.1"}
+# Packages a wheel depends on that the live lessons use only a sliver of: each gets a stand-in
+# wheel instead of its real one, with the modules under lite/standins/NAME (their paths kept),
+# else the metadata alone. IPython: ipywidgets imports it for ``get_ipython`` and two display
+# functions, and there is never a shell in the live lessons (lite/kernel/live.py runs the
+# cells); the real one is 189 KB compressed and needs ten more packages (Pygments,
+# prompt_toolkit, jedi, ...), about 260 KB and a second of a first "Play live" on Slow 4G.
+# The version is the real package's whose API the stand-in follows.
+STAND_INS = {"ipython": "9.18.1"}
 STAND_IN_SOURCES = HERE / "standins"
 # 2026-01-01, the date of every file in the wheels this build makes.
 WHEEL_EPOCH = "1767225600"
@@ -42,15 +45,17 @@ def calijack_wheel(work: Path) -> Path:
 
 
 def stand_in(name: str, version: str, work: Path) -> Path:
-    """The stand-in wheel of ``name`` (see :data:`STAND_INS`): the modules of
-    ``lite/standins/NAME/`` if there is such a folder, else only the metadata."""
+    """The stand-in wheel of ``name`` (see :data:`STAND_INS`): the modules under
+    ``lite/standins/NAME/`` (``IPython/core/__init__.py`` stays that path in the wheel) if there
+    is such a folder, else only the metadata."""
     path = work / f"{name}-{version}-py3-none-any.whl"
     info = f"{name}-{version}.dist-info"
     modules = STAND_IN_SOURCES / name
-    files = {f"{name}/{p.name}": p.read_text(encoding="utf-8") for p in sorted(modules.glob("*.py"))}
+    files = {p.relative_to(modules).as_posix(): p.read_text(encoding="utf-8")
+             for p in sorted(modules.rglob("*.py"))}
     files |= {
         f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
-                            "Summary: calijack's stand-in: the live lessons never use it\n",
+                            "Summary: calijack's stand-in: the live lessons use only what it holds\n",
         f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: calijack build_lite\n"
                          "Root-Is-Purelib: true\nTag: py3-none-any\n",
     }

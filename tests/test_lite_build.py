@@ -87,11 +87,13 @@ def test_every_lesson_has_code_for_the_live_app():
 def test_kernel_requirements_are_pinned_with_hashes():
     text = (ROOT / "lite" / "kernel-requirements.txt").read_text()
     pins = build_lite.pinned(ROOT / "lite" / "kernel-requirements.txt")
-    assert {"ipywidgets", "anywidget", "comm", "ipython"} <= set(pins)
+    assert {"ipywidgets", "anywidget", "comm", "traitlets"} <= set(pins)
     # No Jupyter kernel: the live worker runs the cells itself (lite/kernel/live.py).
     assert not {"jupyterlite-pyodide-kernel", "ipykernel", "piplite", "micropip"} & set(pins)
-    # A package the build stands in for (jedi) is never downloaded too.
+    # A package the build stands in for (IPython) is never downloaded too, nor what only it needs.
+    assert "ipython" in build_lite.STAND_INS
     assert not set(build_lite.STAND_INS) & set(pins)
+    assert not {"jedi", "pygments", "prompt-toolkit", "decorator", "stack-data"} & {n.lower() for n in pins}
     assert text.count("--hash=sha256:") == len(pins)
     # The widgets on both sides of the wire are the same versions as the project's own.
     project = build_lite.pinned(ROOT / "requirements.txt")
@@ -121,17 +123,24 @@ def test_demos_are_live_in_the_browser(monkeypatch):
     assert demo.frame.value == demo.frame_value(2)
 
 
-def test_a_stand_in_is_metadata_only_and_always_the_same_bytes(tmp_path):
-    first = build_lite.stand_in("jedi", "0.20.1", tmp_path)
+def test_a_stand_in_holds_its_own_modules_only_and_is_always_the_same_bytes(tmp_path):
+    first = build_lite.stand_in("ipython", "9.18.1", tmp_path)
     with zipfile.ZipFile(first) as archive:
-        assert all(".dist-info/" in name for name in archive.namelist())
+        names = archive.namelist()
+    modules = sorted(n for n in names if ".dist-info/" not in n)
+    # The folder's files, their paths kept (a package with a subpackage), and nothing else.
+    source = build_lite.STAND_IN_SOURCES / "ipython"
+    assert modules == sorted(p.relative_to(source).as_posix() for p in source.rglob("*.py"))
+    assert "IPython/core/interactiveshell.py" in modules
     entry = build_lite.wheel_entry(first)
-    assert (entry["name"], entry["imports"], entry["depends"]) == ("jedi", [], [])
+    assert (entry["name"], entry["imports"], entry["depends"]) == ("ipython", ["IPython"], [])
     again = tmp_path / "again"
     again.mkdir()
-    assert build_lite.sha256(build_lite.stand_in("jedi", "0.20.1", again)) == entry["sha256"]
-    # Not downloaded as well: a stand-in replaces the real wheel.
-    assert not set(build_lite.STAND_INS) & set(build_lite.pinned(ROOT / "lite" / "kernel-requirements.txt"))
+    assert build_lite.sha256(build_lite.stand_in("ipython", "9.18.1", again)) == entry["sha256"]
+    # A stand-in without a folder of modules is its metadata alone.
+    bare = build_lite.stand_in("nothing-here", "1.0", again)
+    with zipfile.ZipFile(bare) as archive:
+        assert all(".dist-info/" in name for name in archive.namelist())
 
 
 def test_the_snapshot_imports_the_lessons_modules_and_nothing_that_holds_javascript():

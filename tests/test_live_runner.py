@@ -122,3 +122,82 @@ def test_a_cell_shows_its_last_value_and_a_failing_cell_its_own_traceback(runner
     lines = "".join(error["bundle"]["traceback"])
     assert 'File "<cell>", line 3' in lines and "ZeroDivisionError: division by zero" in lines
     assert "live.py" not in lines  # the runner's own frames are not the learner's business
+
+
+# The live site's IPython is the build's stand-in (lite/standins/ipython): every IPython import of
+# the packages the live lessons load must find its name there. Not counted: anywidget's cell
+# magic, which only ``%load_ext anywidget`` loads (the live page has no cell to type it in).
+STAND_IN = Path(__file__).resolve().parents[1] / "lite" / "standins" / "ipython"
+LIVE_PACKAGES = ("ipywidgets", "anywidget", "comm", "traitlets", "psygnal", "calijack")
+NEVER_LOADED = {"anywidget/_cellmagic.py"}
+
+
+def ipython_imports(packages=LIVE_PACKAGES) -> list[tuple[str, str, str | None]]:
+    """(file, module, name) of every ``import IPython...`` / ``from IPython... import name`` in
+    the installed ``packages`` (tests folders aside)."""
+    found = []
+    for package in packages:
+        root = Path(importlib.util.find_spec(package).origin).parent
+        for path in sorted(root.rglob("*.py")):
+            where = path.relative_to(root.parent).as_posix()
+            if "/tests/" in where or where in NEVER_LOADED:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), where)):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "IPython":
+                    found += [(where, node.module, alias.name) for alias in node.names]
+                elif isinstance(node, ast.Import):
+                    found += [(where, a.name, None) for a in node.names if a.name.split(".")[0] == "IPython"]
+    return found
+
+
+def missing_in_stand_in(imports) -> list[str]:
+    """The imports the stand-in cannot answer, in words (run in a Python that finds the stand-in
+    before the real IPython)."""
+    import json
+    import subprocess
+
+    script = (
+        "import importlib, json, sys\n"
+        f"sys.path.insert(0, {str(STAND_IN)!r})\n"
+        "import IPython\n"
+        f"assert IPython.__file__.startswith({str(STAND_IN)!r}), IPython.__file__\n"
+        "out = []\n"
+        "for where, module, name in json.loads(sys.stdin.read()):\n"
+        "    try:\n"
+        "        found = importlib.import_module(module)\n"
+        "        if name is not None and not hasattr(found, name):\n"
+        "            importlib.import_module(module + '.' + name)\n"
+        "    except ImportError:\n"
+        "        out.append(f'{where} imports {name or module} from {module}')\n"
+        "print(json.dumps(out))\n")
+    done = subprocess.run([sys.executable, "-c", script], input=json.dumps(imports), capture_output=True,
+                          text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def test_the_live_sites_ipython_stand_in_has_every_name_the_live_packages_import():
+    imports = ipython_imports()
+    # ipywidgets' own (if this fails, ipywidgets no longer imports IPython as it did).
+    assert ("ipywidgets/__init__.py", "IPython", "get_ipython") in imports
+    assert ("ipywidgets/widgets/widget_output.py", "IPython.core.interactiveshell", "InteractiveShell") in imports
+    missing = missing_in_stand_in(imports)
+    assert not missing, ("upstream changed: " + "; ".join(missing)
+                         + ": add it to lite/standins/ipython (as IPython behaves with no shell)")
+    # The check can fail: a name IPython has and the stand-in lacks.
+    assert missing_in_stand_in([("x.py", "IPython.display", "HTML")]) == ["x.py imports HTML from IPython.display"]
+
+
+def test_the_stand_in_behaves_as_ipython_does_with_no_shell():
+    import subprocess
+
+    script = (f"import sys; sys.path.insert(0, {str(STAND_IN)!r})\n"
+              "from IPython import get_ipython\n"
+              "from IPython.display import display, clear_output\n"
+              "from IPython.core.interactiveshell import InteractiveShell\n"
+              "assert get_ipython() is None and not InteractiveShell.initialized()\n"
+              "display('a', 2)\nclear_output(wait=True)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True)
+    assert done.stdout == b"a 2\n\x1b[2K\r\x1b[2K\r" and done.stderr == b""
+    # The same as IPython's own with no shell (the real one, installed here).
+    real = subprocess.run([sys.executable, "-c", script.split("\n", 1)[1]], capture_output=True, check=True)
+    assert real.stdout == done.stdout

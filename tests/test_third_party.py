@@ -44,7 +44,7 @@ SITE_OURS = (
     "lite/static/calijack/python.mjs", "lite/static/calijack/start.mjs", "lite/static/calijack/keep.mjs",
     "lite/static/pyodide/calijack-*.whl", "lite/static/calijack/rest/calijack--*.zip",
     # lite/wheels.py's stand-in (STAND_INS): ours, not the real package.
-    "lite/static/pyodide/jedi-*.whl",
+    "lite/static/pyodide/ipython-*.whl",
 )
 
 ROW = re.compile(r"^\|(?!---)(.*)\|\s*$", re.M)
@@ -193,7 +193,7 @@ def test_each_row_has_its_pinned_version_and_licence_text(row):
 
 def test_the_pin_check_can_fail():
     assert pinned_version("pyodide", "lite/package-lock.json") == "314.0.6"
-    assert pinned_version("stack-data", "lite/kernel-requirements.txt") == "0.6.3"
+    assert pinned_version("typing-extensions", "lite/kernel-requirements.txt") == "4.16.0"
     assert pinned_version("sphinx", "requirements.txt") not in (None, "0.0.0")
     assert pinned_version("no-such-package", "requirements.txt") is None
 

@@ -8,6 +8,7 @@ emulation does not slow the service worker's fetches). A new browser context eac
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 
@@ -98,7 +99,9 @@ def test_play_live_on_a_first_visit_comes_before_the_books_store(browser, page_g
     # asked for before the interpreter and the standard library have come, and the widgets'
     # code only once every wheel has (Python has its packages).
     wheels = sorted({path for t, path in log if path.endswith(".whl")})
-    assert len(wheels) >= 10, f"the live start asked for few wheels: {wheels}"
+    listed = json.loads((BOOK_HTML / "lite" / "lessons.json").read_text())["runtime"]
+    assert [w.rsplit("/", 1)[1] for w in wheels] == sorted(f["name"] for f in listed if f["name"].endswith(".whl")), \
+        f"the live start did not ask for every wheel: {wheels}"
     interpreter = max(first(sent, name) for name in ("/pyodide.asm.wasm", "/python_stdlib.zip"))
     early = [path for t, path in log if path.endswith(".whl") and t < interpreter]
     assert not early, f"wheels asked for before the interpreter had come: {early[:3]}"

@@ -1,0 +1,1 @@
+"""``IPython.core``: only what ipywidgets imports (see the package's docstring)."""
