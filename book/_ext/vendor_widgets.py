@@ -26,6 +26,12 @@ the ones a page asks for (every page: base, controls and html-manager), and drop
   the manager injects. css-loader's runtime returns the plain CSS when an item has no map,
   so removing the object (the fourth item of ``[id, css, media, map]``) is all it takes,
 
+- inside ``html-manager``, ipywidgets 7's own ``base`` (1.2.0) and ``controls`` (1.5.0), with
+  what only they need (jQuery UI, underscore, their CSS: about 250 KB, 44 KB compressed), which
+  the manager bundles for widgets of protocol 1 (:func:`drop_legacy`): each of those webpack
+  modules becomes one that throws a sentence, so such a widget shows the manager's "Error
+  creating widget" instead of a page error,
+
 and copies the fonts in the one format every current browser reads (``.woff2``) and the
 licence file. It is deterministic: the same tarball gives the same bytes.
 """
@@ -63,6 +69,7 @@ MODULES = loader_modules()
 SKIPPED = {"@jupyter-widgets/html-manager/dist/libembed-amd",
            "@jupyter-widgets/base7", "@jupyter-widgets/controls7"}
 LICENSE = "embed.js.LICENSE.txt"
+MANAGER = "@jupyter-widgets/html-manager"  # the module whose ipywidgets 7 copies drop_legacy drops
 MAP_COMMENT = re.compile(r"^//# sourceMappingURL=.*$", re.MULTILINE)
 LICENSE_COMMENT = re.compile(r"/\*! For license information please see [\w.-]+ \*/")
 DEFINE = re.compile(r'define\("([^"]+)"')
@@ -118,6 +125,154 @@ def strip_css_maps(src: str) -> tuple[str, int]:
     return "".join(out), count
 
 
+# html-manager's loadClass, where it picks ipywidgets 7's modules for a widget of protocol 1:
+# the legacy base's module id, and the legacy controls' (its CSS, its dark CSS, its code).
+LEGACY_BASE = re.compile(r'"1\.2\.0"===\(0,[\w$]+\.maxSatisfying\)\(\["1\.2\.0","2\.0\.0"\],[\w$]+\)\?(\d+):\d+')
+LEGACY_CONTROLS = re.compile(
+    r'"1\.5\.0"===\(0,[\w$]+\.maxSatisfying\)\(\["1\.5\.0","2\.0\.0"\],[\w$]+\)\?'
+    r'\(__webpack_require__\((\d+)\),""===getComputedStyle\(document\.documentElement\)'
+    r'\.getPropertyValue\("--jp-layout-color0"\)&&__webpack_require__\((\d+)\),[\w$]+\(__webpack_require__\((\d+)\)\)\)')
+LEGACY_STUB = ('(e,t,n)=>{throw new Error("calijack: widgets of protocol 1 (ipywidgets 7) are not in '
+               'this book\'s widget manager")}')
+MODULES_OBJECT = "var __webpack_modules__={"
+MODULE_KEY = re.compile(r"(\d+):")
+# After one of these (or a keyword below), a "/" starts a regular expression, not a division.
+REGEX_AFTER = set("(,=:[!&|?{};+-*%<>~^")
+REGEX_AFTER_WORD = re.compile(r"(?:^|[^\w$])(?:return|typeof|case|void|in|of|delete|throw|new|else|do)\s*$")
+CLOSING = {"{": "}", "[": "]", "(": ")"}
+
+
+def _end_of_group(src: str, i: int) -> int:
+    """Index just past the bracketed group opening at ``src[i]`` (``{``, ``[`` or ``(``) of
+    minified JavaScript: strings, template literals, regular expressions and comments respected."""
+    stack, before = [], "("
+    while i < len(src):
+        c = src[i]
+        if c in "\"'":
+            i, before = _skip_string(src, i), "a"
+            continue
+        if c == "`":
+            i += 1
+            while src[i] != "`":
+                if src[i] == "\\":
+                    i += 2
+                elif src.startswith("${", i):
+                    i = _end_of_group(src, i + 1)
+                else:
+                    i += 1
+            i, before = i + 1, "a"
+            continue
+        if c == "/" and src.startswith("//", i):
+            i = src.index("\n", i)
+            continue
+        if c == "/" and src.startswith("/*", i):
+            i = src.index("*/", i) + 2
+            continue
+        if c == "/" and (before in REGEX_AFTER or REGEX_AFTER_WORD.search(src[max(0, i - 9):i])):
+            i, in_class = i + 1, False
+            while src[i] != "/" or in_class:
+                if src[i] == "\\":
+                    i += 1
+                elif src[i] in "[]":
+                    in_class = src[i] == "["
+                i += 1
+            i += 1
+            while src[i].isalpha():
+                i += 1
+            before = "a"
+            continue
+        if c in CLOSING:
+            stack.append(CLOSING[c])
+        elif c in ")]}":
+            if not stack or stack.pop() != c:
+                raise ValueError(f"unbalanced {c!r} at {i}")
+            if not stack:
+                return i + 1
+        if not c.isspace():
+            before = "a" if (c.isalnum() or c in "_$") else c
+        i += 1
+    raise ValueError("a group that never closes")
+
+
+def webpack_modules(src: str) -> dict[str, tuple[int, int]]:
+    """Where each module of a webpack bundle's ``__webpack_modules__`` object is: module id ->
+    (start, end) of its function in ``src``."""
+    start = src.find(MODULES_OBJECT)
+    if start < 0:
+        raise ValueError(f"no `{MODULES_OBJECT}` in the bundle")
+    i = start + len(MODULES_OBJECT) - 1
+    end = _end_of_group(src, i) - 1
+    i += 1
+    found = {}
+    while i < end:
+        key = MODULE_KEY.match(src, i)
+        if key is None:
+            raise ValueError(f"a module without a numeric id at {i}")
+        head = key.end()
+        if src.startswith("function", head):
+            value_end = _end_of_group(src, src.index("{", head))
+        else:
+            j = _end_of_group(src, head) if src[head] == "(" else re.compile(r"[\w$]+").match(src, head).end()
+            if not src.startswith("=>", j):
+                raise ValueError(f"module {key.group(1)} is not a function")
+            value_end = _end_of_group(src, j + 2)
+        found[key.group(1)] = (head, value_end)
+        i = value_end + (1 if src[value_end] == "," else 0)
+    return found
+
+
+def _requires(function: str) -> set[str]:
+    """The module ids a webpack module function requires (its third parameter, called with a
+    number, or its ``.n``/``.t`` helpers)."""
+    params = re.match(r"(?:function)?\(?([\w$]+)?(?:,([\w$]+))?(?:,([\w$]+))?", function)
+    require = params.group(3)
+    if not require:
+        return set()
+    return set(re.findall(r"(?<![\w$.])" + re.escape(require) + r"(?:\.[nt])?\((\d+)\)", function))
+
+
+def drop_legacy(src: str) -> tuple[str, int]:
+    """``src`` (html-manager) with ipywidgets 7's modules, and what only they require, replaced by
+    :data:`LEGACY_STUB`; and how many modules were replaced. Raises ``SystemExit``, naming what
+    changed, if the manager no longer picks them as it did."""
+    base, controls = LEGACY_BASE.search(src), LEGACY_CONTROLS.search(src)
+    if base is None or controls is None:
+        raise SystemExit("html-manager's loadClass no longer picks ipywidgets 7's base/controls as "
+                         "vendor_widgets.py expects (LEGACY_BASE, LEGACY_CONTROLS): read the new "
+                         "bundle's loadClass and update them, or vendor without drop_legacy")
+    picks = [base.group(1), *controls.groups()]  # as loadClass names them
+    legacy = set(picks)
+    modules = webpack_modules(src)
+    graph = {key: _requires(src[a:b]) for key, (a, b) in modules.items()}
+    outside = src[:min(a for a, _ in modules.values())] + src[max(b for _, b in modules.values()):]
+    roots = set(re.findall(r"__webpack_require__\((\d+)\)", outside)) | {base.group(1)}
+
+    def reached(start: set[str]) -> set[str]:
+        seen, todo = set(), list(start)
+        while todo:
+            key = todo.pop()
+            if key not in seen and key in graph:
+                seen.add(key)
+                todo += graph[key]
+        return seen
+
+    dropped = reached(roots) - reached(roots - legacy)
+    if not legacy <= dropped:
+        raise SystemExit(f"ipywidgets 7's modules {sorted(legacy - dropped)} are required by others")
+    kept = outside + "".join(src[a:b] for key, (a, b) in modules.items() if key not in dropped)
+    for key in dropped:  # no other mention of a dropped module than loadClass's picks
+        mentions = re.findall(r"__webpack_require__\(" + key + r"\)|\?" + key + ":", kept)
+        if len(mentions) > picks.count(key):
+            raise SystemExit(f"module {key} is dropped but still required: {mentions}")
+    out, pos = [], 0
+    for key, (a, b) in sorted(modules.items(), key=lambda item: item[1]):
+        if key in dropped:
+            out += [src[pos:a], LEGACY_STUB]
+            pos = b
+    out.append(src[pos:])
+    return "".join(out), len(dropped)
+
+
 def split_modules(bundle: str) -> dict[str, str]:
     """The named ``define(...)`` modules of a concatenated AMD bundle, by module id."""
     modules: dict[str, str] = {}
@@ -131,8 +286,9 @@ def split_modules(bundle: str) -> dict[str, str]:
     return modules
 
 
-def vendor(dist: Path, dest: Path) -> list[tuple[str, int, int]]:
-    """Write the modules, fonts and licence of ``dist`` into ``dest``; returns (file, bytes, maps)."""
+def vendor(dist: Path, dest: Path) -> list[tuple[str, int, int, int]]:
+    """Write the modules, fonts and licence of ``dist`` into ``dest``; returns (file, bytes, maps,
+    modules of ipywidgets 7 dropped)."""
     modules = split_modules((dist / "embed-amd.js").read_text(encoding="utf-8"))
     unknown = set(modules) - set(MODULES) - SKIPPED
     missing = set(MODULES) - set(modules)
@@ -144,11 +300,14 @@ def vendor(dist: Path, dest: Path) -> list[tuple[str, int, int]]:
     for module_id, name in MODULES.items():
         code, maps = strip_css_maps(modules[module_id])
         code = LICENSE_COMMENT.sub(f"/*! For license information please see {LICENSE} */", code)
+        legacy = 0
+        if module_id == MANAGER:
+            code, legacy = drop_legacy(code)
         (dest / name).write_text(code, encoding="utf-8")
-        written.append((name, len(code.encode()), maps))
+        written.append((name, len(code.encode()), maps, legacy))
     for font in sorted(dist.glob("*.woff2")):
         shutil.copyfile(font, dest / font.name)
-        written.append((font.name, font.stat().st_size, 0))
+        written.append((font.name, font.stat().st_size, 0, 0))
     shutil.copyfile(dist / LICENSE, dest / LICENSE)
     return written
 
@@ -158,8 +317,9 @@ def main(argv: list[str]) -> int:
     if len(argv) != 2 or not (Path(argv[0]) / "embed-amd.js").is_file():
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
-    for name, size, maps in vendor(Path(argv[0]), Path(argv[1])):
-        print(f"{name:40} {size:>9,} bytes" + (f"  ({maps} CSS source maps removed)" if maps else ""))
+    for name, size, maps, legacy in vendor(Path(argv[0]), Path(argv[1])):
+        print(f"{name:40} {size:>9,} bytes" + (f"  ({maps} CSS source maps removed)" if maps else "")
+              + (f"  ({legacy} modules of ipywidgets 7 dropped)" if legacy else ""))
     return 0
 
 

@@ -6,11 +6,12 @@
  * Both then get the official @jupyter-widgets/html-manager through RequireJS, from the
  * book's own _static/ folder, never from a CDN.
  *
- *   calijackWidgetLoader.htmlManager({base, version, paths})
+ *   calijackWidgetLoader.htmlManager({base, version, paths, preload})
  *       load require.js from `base` (a URL ending in "/", the book's _static/), map the
  *       widget manager's modules (MODULES) to their files there (preloaded all at once, not
  *       one after another as RequireJS finds them), and any `paths` besides
- *       (module id -> URL without ".js"); with a `version`, every module's URL carries
+ *       (module id -> URL without ".js"; those named in `preload`, a list of ids, are
+ *       preloaded with the manager's); with a `version`, every module's URL carries
  *       "?v=<version>" so hosts may cache them for long. Also fetches cj-a11y.js (names for
  *       the sliders' handles, shared with the Voilà template; it watches the page, so it
  *       may arrive before or after the widgets). Resolves with the html-manager module.
@@ -75,8 +76,14 @@
   function htmlManager(options) {
     var base = options.base;
     var version = options.version || "";
+    var query = version ? "?v=" + version : "";
     Object.keys(MODULES).forEach(function (id) {
-      preload(base + MODULES[id] + ".js" + (version ? "?v=" + version : ""));
+      preload(base + MODULES[id] + ".js" + query);
+    });
+    (options.preload || []).forEach(function (id) {
+      if (options.paths && options.paths[id]) {
+        preload(options.paths[id] + ".js" + query);
+      }
     });
     addScript(base + "cj-a11y.js").catch(function () {});
     return addScript(base + "require.js" + (version ? "?v=" + version : "")).then(function () {

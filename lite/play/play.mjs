@@ -251,7 +251,9 @@ async function show(el, data) {
 
 async function widgetManager() {
   if (!LOADER) throw new Error("the widget loader (cj-widget-loader.js) did not load");
-  const { HTMLManager } = await LOADER.htmlManager({ base: BOOK_STATIC.href, paths: PATHS });
+  // anywidget's front end is asked for with the manager's modules, not one round trip after
+  // them (the card table, the review board and the lessons' progress are anywidgets).
+  const { HTMLManager } = await LOADER.htmlManager({ base: BOOK_STATIC.href, paths: PATHS, preload: ["anywidget"] });
   // The manager of the book's static demos, with Python behind it: models the page makes
   // open a comm to Python (the lessons' models all come from Python, by comm_open).
   class LiveManager extends HTMLManager {

@@ -31,19 +31,21 @@ FIRST_VISIT_S = 15  # issue 34: "after a first visit of 15 s on Fast 4G, the boo
 # The interpreter sent at this pace (bytes a second; 2.7 MB in about 1.4 s), the rest at once: on
 # a real link it is the longest download, and what else is asked for meanwhile shares the link.
 INTERPRETER_PACE = 2e6
+# The widget manager too (about a quarter of a second): what is asked for with it comes meanwhile.
+PACES = {"/pyodide.asm.wasm": INTERPRETER_PACE, "/jupyter-widgets-html-manager.js": 1e6}
 
 
 def logged(app, log: list[tuple[float, str]], sent: list[tuple[float, str]] | None = None):
     """``app``, each request noted in ``log`` as ``(time.monotonic(), path)`` when it arrives,
     and in ``sent`` when the last byte of a response with a body has gone (a 304 has none);
-    with ``sent``, the interpreter is sent at :data:`INTERPRETER_PACE`."""
+    with ``sent``, the interpreter and the widget manager are sent at their :data:`PACES`."""
     def noting(environ, start_response):
         path = environ.get("PATH_INFO", "")
         log.append((time.monotonic(), path))
         body = app(environ, start_response)
         if sent is None:
             return body
-        pace = INTERPRETER_PACE if path.endswith("/pyodide.asm.wasm") else None
+        pace = next((bps for ending, bps in PACES.items() if path.endswith(ending)), None)
 
         def counted():
             size = 0
@@ -108,6 +110,9 @@ def test_play_live_on_a_first_visit_comes_before_the_books_store(browser, page_g
     last_wheel = max(first(sent, path) for path in wheels)
     widgets = first(log, "/jupyter-widgets-html-manager.js")
     assert widgets > last_wheel, "the widgets' code was asked for before every wheel had come"
+    # anywidget's front end (the card table) is asked for with the manager, not after it came.
+    assert first(log, "/anywidget.js") < first(sent, "/jupyter-widgets-html-manager.js"), \
+        "anywidget's front end was asked for only once the widget manager had come"
     page_guard.assert_clean("on a first visit with Play live")
 
 
