@@ -44,18 +44,20 @@ def test_tree_is_off_by_default_and_bad_values_are_refused():
         expert.ExpertPlayer(tree=True, halving=True)
 
 
-def test_two_runs_from_the_same_seed_choose_the_same_card_with_the_same_figures():
+@pytest.mark.parametrize("paired", [False, True])
+def test_two_runs_from_the_same_seed_choose_the_same_card_with_the_same_figures(paired):
     view = _early()
     runs = []
     for _ in range(2):
-        player = expert.ExpertPlayer(tree=True, budget=3000)
+        player = expert.ExpertPlayer(tree=True, budget=3000, tree_paired=paired)
         decision = player.choose(view, random.Random(11))
         runs.append((decision, player.last_stats))
     assert runs[0] == runs[1]
     assert runs[0][1]["mode"] == "tree" and sum(runs[0][1]["visits"].values()) > 0
 
 
-def test_the_tree_only_ever_plays_a_card_legal_in_its_guess(monkeypatch):
+@pytest.mark.parametrize("paired", [False, True])
+def test_the_tree_only_ever_plays_a_card_legal_in_its_guess(monkeypatch, paired):
     played = []
     original = World.play
 
@@ -66,27 +68,33 @@ def test_the_tree_only_ever_plays_a_card_legal_in_its_guess(monkeypatch):
 
     monkeypatch.setattr(World, "play", checked)
     view = _early()
-    decision = expert.ExpertPlayer(tree=True, budget=2000).choose(view, random.Random(3))
+    decision = expert.ExpertPlayer(tree=True, budget=2000, tree_paired=paired).choose(view, random.Random(3))
     assert decision.card in view.legal
     assert len(played) > 1000  # the tree and its rollouts did play, every card checked
 
 
-def test_the_budget_is_counted_not_timed():
+@pytest.mark.parametrize("paired", [False, True])
+def test_the_budget_is_counted_not_timed(paired):
     view = _early()
     moves = [c.index for c in view.legal]
     cards_left = sum(view.hand_sizes) + view.stock_count
-    small = ismcts.search(view, view.seat, moves, moves[0], random.Random(5), 8000, 0.1)[1]
-    large = ismcts.search(view, view.seat, moves, moves[0], random.Random(5), 16000, 0.1)[1]
+    # One iteration costs at most a walk and a rollout (for every root card when paired).
+    most = (1 + ismcts.STEP_COST) * cards_left * (len(moves) if paired else 1)
+    fewest = ismcts.MIN_ITERATIONS // 4 if paired else ismcts.MIN_ITERATIONS
+    small = ismcts.search(view, view.seat, moves, moves[0], random.Random(5), 8000, 0.1, paired=paired)[1]
+    large = ismcts.search(view, view.seat, moves, moves[0], random.Random(5), 16000, 0.1, paired=paired)[1]
     for budget, stats in ((8000, small), (16000, large)):
         # It stops at the first iteration that reaches the budget: one iteration's cost at most past it.
-        assert budget <= stats["spent"] <= budget + (1 + ismcts.STEP_COST) * cards_left
-        assert sum(stats["visits"].values()) == stats["iterations"] >= ismcts.MIN_ITERATIONS
+        assert budget <= stats["spent"] <= budget + most
+        tries = stats["iterations"] * (len(moves) if paired else 1)
+        assert sum(stats["visits"].values()) == tries and stats["iterations"] >= fewest
     assert large["iterations"] > 2 * small["iterations"]
-    tiny = ismcts.search(view, view.seat, moves, moves[0], random.Random(5), 1, 0.1)[1]
-    assert tiny["iterations"] == ismcts.MIN_ITERATIONS  # at least this many, whatever the budget
+    tiny = ismcts.search(view, view.seat, moves, moves[0], random.Random(5), 1, 0.1, paired=paired)[1]
+    assert tiny["iterations"] == fewest  # at least this many, whatever the budget
 
 
-def test_it_finds_the_card_that_wins_in_every_guess():
+@pytest.mark.parametrize("paired", [False, True])
+def test_it_finds_the_card_that_wins_in_every_guess(paired):
     # Deal 5 after 38 plays, two cards left in the stock: solved exactly, one card beats every
     # other by at least 3 match points in each guess tried (checked here on a few).
     view = _position(5, 38)
@@ -100,5 +108,5 @@ def test_it_finds_the_card_that_wins_in_every_guess():
         assert values[ranked[0]] - values[ranked[1]] >= 300
         winners.add(ranked[0])
     (winner,) = winners
-    decision = expert.ExpertPlayer(tree=True, budget=3000).choose(view, random.Random(1))
+    decision = expert.ExpertPlayer(tree=True, budget=3000, tree_paired=paired).choose(view, random.Random(1))
     assert decision.card.index == winner

@@ -46,6 +46,14 @@ Both pay for themselves out of the same counted budget: a guess goes on as long 
 played in its tries (and solver positions visited, :data:`NODE_COST` cards each) are still within
 what the plain Expert's guesses would cost, so these options make fewer guesses.
 
+A different search, off by default (issue 33; :mod:`.ismcts`, figures in its docstring):
+
+- **A tree** (``tree=True``): information-set Monte Carlo tree search on the same guesses, rules of
+  thumb and counted budget (``budget`` cards played a decision), instead of trying every card on
+  every guess; ``uct_c`` (its exploration constant) and ``tree_guesses`` (the pool of guesses it
+  draws from) tune it. With ``tree_paired`` every legal card is still tried on each guess, as
+  here, and the tree grows below each card (the next plays chosen over all guesses alike).
+
 Everything is counted, not timed, so a game replays exactly from its seed on any machine.
 """
 
@@ -83,8 +91,8 @@ class ExpertPlayer(SearchPlayer):
 
     ``budget``, ``min_samples`` and ``max_samples`` set the guesses (see the module's
     docstring); ``samples``, as the search's option, sets the fewest (``min_samples``).
-    ``noise``, ``late_stock``, ``halving``, ``their_epsilon``, ``replies`` and ``solve_tricks``: see the
-    module's docstring. The
+    ``noise``, ``late_stock``, ``halving``, ``their_epsilon``, ``replies``, ``solve_tricks``, ``tree``,
+    ``uct_c``, ``tree_guesses`` and ``tree_paired``: see the module's docstring. The
     other options are :class:`.search.SearchPlayer`'s.
     """
 
@@ -94,7 +102,7 @@ class ExpertPlayer(SearchPlayer):
                  noise: float | tuple[float, ...] | None = NOISE, late_stock: int = 0, solve_budget: int = SOLVE_BUDGET,
                  halving: bool = False, their_epsilon: float | None = None, replies: bool = False,
                  solve_tricks: int = 0, tree: bool = False, uct_c: float = ismcts.UCT_C,
-                 tree_guesses: int = ismcts.GUESSES, **options):
+                 tree_guesses: int = ismcts.GUESSES, tree_paired: bool = False, **options):
         if options.get("samples") is not None:
             min_samples = options.pop("samples")
             max_samples = max(max_samples, min_samples) if isinstance(min_samples, int) else max_samples
@@ -133,6 +141,7 @@ class ExpertPlayer(SearchPlayer):
         self.their_epsilon = None if their_epsilon is None else float(their_epsilon)
         self.replies, self.solve_tricks = bool(replies), solve_tricks
         self.tree, self.uct_c, self.tree_guesses = bool(tree), float(uct_c), tree_guesses
+        self.tree_paired = bool(tree_paired)
 
     def __repr__(self) -> str:
         return (f"ExpertPlayer(budget={self.budget!r}, min_samples={self.min_samples!r}, "
@@ -305,7 +314,7 @@ class ExpertPlayer(SearchPlayer):
     def _tree(self, view, k, moves, preferred, rng) -> Decision:
         """The tree search's decision (``tree=True``, :mod:`.ismcts`), on the same counted budget."""
         best, stats = ismcts.search(view, k.seat, moves, preferred, rng, self.budget, self.epsilon, self.noise,
-                                    self.uct_c, self.tree_guesses)
+                                    self.uct_c, self.tree_guesses, self.tree_paired)
         values, visits = stats["values"], stats["visits"]
         self.last_stats = {"mode": "tree", "worlds": stats["guesses"], "match": False, "nodes": 0,
                            "iterations": stats["iterations"], "spent": stats["spent"],

@@ -28,6 +28,11 @@ way OpenSpiel's reference bot does, on the engine's fast :class:`.worlds.World`:
 - the **card chosen** is the one tried most often at the root (ties: the better average, then
   the rule of thumb's card).
 
+With ``paired`` the root is the Expert's as before: every iteration tries every legal card on its
+guess, each try's rollout with the same random numbers (so the cards are compared on the same
+guesses, as the plain Expert compares them), and only below each card does the tree choose the
+next plays by UCB over all the guesses; the card chosen is the one with the best average.
+
 Once the stock is gone the Expert still plays exactly (:class:`.solver.Solver`); the tree is
 used only while the stock lasts.
 """
@@ -54,8 +59,9 @@ MAX_ITERATIONS = 4000  # … and at most
 
 
 def search(view, me: int, moves, preferred: int, rng: random.Random, budget: int, epsilon: float,
-           noise=None, uct_c: float = UCT_C, guesses: int = GUESSES):
-    """Search the tree from ``view`` (``me`` to play, ``moves`` its legal card indices); the card's
+           noise=None, uct_c: float = UCT_C, guesses: int = GUESSES, paired: bool = False):
+    """Search the tree from ``view`` (``me`` to play, ``moves`` its legal card indices, ``preferred``
+    the rule of thumb's card, which settles ties; ``paired``: see the module's docstring); the card's
     index and a dict of figures: ``iterations``, ``guesses``, ``spent``, ``visits``, ``values``
     (each root card's average, in points) and ``effective`` (the weighted pool's effective size)."""
     rules = view.rules
@@ -79,21 +85,20 @@ def search(view, me: int, moves, preferred: int, rng: random.Random, budget: int
         spent += GUESS_COST
         mass = squares = 1.0
         cumulative = [1.0]
-    play_rng = random.Random(rng.getrandbits(64))
+    play_seed = rng.getrandbits(64)
+    play_rng = random.Random(play_seed)
     rand = play_rng.random
     root: dict = {}
+    totals = dict.fromkeys(moves, 0.0)
     iterations = 0
     log, sqrt = math.log, math.sqrt
-    while iterations < MAX_ITERATIONS and (iterations < MIN_ITERATIONS or spent < budget):
-        iterations += 1
-        world = pool[bisect_right(cumulative, rand() * mass) if len(pool) > 1 else 0].copy()
+
+    def descend(world, node, path, rollout_rng) -> float:
+        """One walk down from ``node`` in ``world`` (changed in place), one node added, the rest
+        played out; the outcome for ``me`` in points, added to every card chosen on ``path``."""
+        nonlocal spent
         start = world.done * world.n + len(world.trick)
-        node = root
-        path = []
-        value = None
-        while True:
-            if world.finished:
-                break
+        while not world.finished:
             spent += STEP_COST
             seat = world.to_play
             cards = core.bit_list(world.legal())
@@ -125,13 +130,41 @@ def search(view, me: int, moves, preferred: int, rng: random.Random, budget: int
             if child is None:
                 child = stats[3][key] = {}
             node = child
-        value = rollout(world, rules, dealer, turned, me, play_rng, epsilon) / 100
+        value = rollout(world, rules, dealer, turned, me, rollout_rng, epsilon) / 100
         spent += world.done * world.n + len(world.trick) - start
         for stats in path:
             stats[0] += 1
             stats[1] += value
+        return value
+
+    if paired:  # every root card on each iteration's guess, the same rollout randomness; a tree below each
+        for card in moves:
+            root[card] = [0, 0.0, 0, {}]
+        while iterations < MAX_ITERATIONS and (iterations < MIN_ITERATIONS // 4 or spent < budget):
+            iterations += 1
+            guess = pool[bisect_right(cumulative, rand() * mass) if len(pool) > 1 else 0]
+            seed = play_rng.getrandbits(64)
+            for card in moves:
+                world = guess.copy()
+                world.play(card)
+                stats = root[card]
+                stats[2] += 1
+                key = None if world.trick else (world.top, world.hands[me])
+                child = stats[3].get(key)
+                if child is None:
+                    child = stats[3][key] = {}
+                spent += 1
+                totals[card] += descend(world, child, [stats], random.Random(seed))
+    else:
+        while iterations < MAX_ITERATIONS and (iterations < MIN_ITERATIONS or spent < budget):
+            iterations += 1
+            world = pool[bisect_right(cumulative, rand() * mass) if len(pool) > 1 else 0].copy()
+            descend(world, root, [], play_rng)
     visits = {card: root[card][0] if card in root else 0 for card in moves}
     values = {card: root[card][1] / root[card][0] if card in root and root[card][0] else 0.0 for card in moves}
-    best = max(moves, key=lambda c: (visits[c], values[c], c == preferred, -c))
+    if paired:
+        best = max(moves, key=lambda c: (totals[c], c == preferred, -c))
+    else:
+        best = max(moves, key=lambda c: (visits[c], values[c], c == preferred, -c))
     return best, {"iterations": iterations, "guesses": len(pool), "spent": spent, "visits": visits,
                   "values": values, "effective": round(mass * mass / squares, 1)}
