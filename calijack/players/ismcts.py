@@ -45,6 +45,7 @@ ms per decision p50/p95 for ours and for ISMCTS-300:
 - ``tree=True`` (``uct_c`` 1, 64 guesses, ``noise`` 0.5, budget 14,000): **-0.50 (-1.11 to
   +0.11)**; 54.7/81.1 ms against 512/766 (10.7% of its median);
 - ``tree=True, tree_paired=True``: **-0.23 (-0.88 to +0.41)**; 59.8/97.5 ms against 547/837;
+  pairs 30-43 added (+0.32, 61.1/97.4 ms against 563/823): **44 pairs, -0.06 (-0.56 to +0.44)**;
 - the Expert as it is (default options), for comparison: **+0.13 (-0.40 to +0.67)**;
   65.2/98.2 ms against 536/771.
 
