@@ -46,16 +46,26 @@ Both pay for themselves out of the same counted budget: a guess goes on as long 
 played in its tries (and solver positions visited, :data:`NODE_COST` cards each) are still within
 what the plain Expert's guesses would cost, so these options make fewer guesses.
 
+A different search, off by default (issue 33; :mod:`.ismcts`, figures in its docstring):
+
+- **A tree** (``tree=True``): information-set Monte Carlo tree search on the same guesses, rules of
+  thumb and counted budget (``budget`` cards played a decision), instead of trying every card on
+  every guess; ``uct_c`` (its exploration constant) and ``tree_guesses`` (the pool of guesses it
+  draws from) tune it. With ``tree_paired`` every legal card is still tried on each guess, as
+  here, and the tree grows below each card (the next plays chosen over all guesses alike).
+
 Everything is counted, not timed, so a game replays exactly from its seed on any machine.
 """
 
 from __future__ import annotations
 
+import math
 import random
 
 from .. import core
 from .. import text_hints as hints
 from ..cards import DECK
+from . import ismcts
 from .base import Decision, Knowledge
 from .inference import NOISE, likelihoods
 from .search import SearchPlayer, rollout
@@ -81,8 +91,8 @@ class ExpertPlayer(SearchPlayer):
 
     ``budget``, ``min_samples`` and ``max_samples`` set the guesses (see the module's
     docstring); ``samples``, as the search's option, sets the fewest (``min_samples``).
-    ``noise``, ``late_stock``, ``halving``, ``their_epsilon``, ``replies`` and ``solve_tricks``: see the
-    module's docstring. The
+    ``noise``, ``late_stock``, ``halving``, ``their_epsilon``, ``replies``, ``solve_tricks``, ``tree``,
+    ``uct_c``, ``tree_guesses`` and ``tree_paired``: see the module's docstring. The
     other options are :class:`.search.SearchPlayer`'s.
     """
 
@@ -91,7 +101,8 @@ class ExpertPlayer(SearchPlayer):
     def __init__(self, budget: int = BUDGET, min_samples: int = MIN_SAMPLES, max_samples: int = MAX_SAMPLES,
                  noise: float | tuple[float, ...] | None = NOISE, late_stock: int = 0, solve_budget: int = SOLVE_BUDGET,
                  halving: bool = False, their_epsilon: float | None = None, replies: bool = False,
-                 solve_tricks: int = 0, **options):
+                 solve_tricks: int = 0, tree: bool = False, uct_c: float = ismcts.UCT_C,
+                 tree_guesses: int = ismcts.GUESSES, tree_paired: bool = False, **options):
         if options.get("samples") is not None:
             min_samples = options.pop("samples")
             max_samples = max(max_samples, min_samples) if isinstance(min_samples, int) else max_samples
@@ -116,6 +127,12 @@ class ExpertPlayer(SearchPlayer):
             raise ValueError(f"solve_tricks must be a whole number of at least 0, not {solve_tricks!r}")
         if halving and (replies or solve_tricks):
             raise ValueError("halving cannot be combined with replies or solve_tricks")
+        if isinstance(uct_c, bool) or not isinstance(uct_c, (int, float)) or not 0 <= uct_c < math.inf:
+            raise ValueError(f"uct_c must be a number of at least 0, not {uct_c!r}")
+        if isinstance(tree_guesses, bool) or not isinstance(tree_guesses, int) or tree_guesses < 1:
+            raise ValueError(f"tree_guesses must be a whole number of at least 1, not {tree_guesses!r}")
+        if tree and (halving or replies or solve_tricks or their_epsilon is not None):
+            raise ValueError("tree cannot be combined with halving, replies, solve_tricks or their_epsilon")
         options.pop("samples", None)
         super().__init__(samples=min_samples, **options)
         self.budget, self.min_samples, self.max_samples = budget, min_samples, max_samples
@@ -123,12 +140,14 @@ class ExpertPlayer(SearchPlayer):
         self.halving = bool(halving)
         self.their_epsilon = None if their_epsilon is None else float(their_epsilon)
         self.replies, self.solve_tricks = bool(replies), solve_tricks
+        self.tree, self.uct_c, self.tree_guesses = bool(tree), float(uct_c), tree_guesses
+        self.tree_paired = bool(tree_paired)
 
     def __repr__(self) -> str:
         return (f"ExpertPlayer(budget={self.budget!r}, min_samples={self.min_samples!r}, "
                 f"max_samples={self.max_samples!r}, noise={self.noise!r}, late_stock={self.late_stock!r}, "
                 f"halving={self.halving!r}, their_epsilon={self.their_epsilon!r}, replies={self.replies!r}, "
-                f"solve_tricks={self.solve_tricks!r})")
+                f"solve_tricks={self.solve_tricks!r}, tree={self.tree!r})")
 
     def _late(self, k: Knowledge) -> bool:
         return k.players == 2 and 0 < k.stock_count <= self.late_stock and self.solve_budget > 0
@@ -137,6 +156,8 @@ class ExpertPlayer(SearchPlayer):
         """The search's sampled decision, each guess weighted by the opponent's plays (when
         ``noise`` is set) and, late in the stock, solved exactly (see the module's docstring)."""
         late = self._late(k)
+        if self.tree and score is None and not late:
+            return self._tree(view, k, moves, preferred, rng)
         deep = self.replies or (self.solve_tricks and k.players == 2)
         if score is not None or (self.noise is None and not late and not self.halving and self.their_epsilon is None
                                  and not deep):
@@ -289,6 +310,20 @@ class ExpertPlayer(SearchPlayer):
                            "spent": spent, "budget": budget, "effective": round(mass * mass / squares, 1),
                            "values": {DECK[c].code: totals[c] / mass / 100 for c in moves}}
         return _verdict(best, totals, [totals[c] for c in moves if c != best], mass, count)
+
+    def _tree(self, view, k, moves, preferred, rng) -> Decision:
+        """The tree search's decision (``tree=True``, :mod:`.ismcts`), on the same counted budget."""
+        best, stats = ismcts.search(view, k.seat, moves, preferred, rng, self.budget, self.epsilon, self.noise,
+                                    self.uct_c, self.tree_guesses, self.tree_paired)
+        values, visits = stats["values"], stats["visits"]
+        self.last_stats = {"mode": "tree", "worlds": stats["guesses"], "match": False, "nodes": 0,
+                           "iterations": stats["iterations"], "spent": stats["spent"],
+                           "effective": stats["effective"],
+                           "visits": {DECK[c].code: visits[c] for c in moves},
+                           "values": {DECK[c].code: values[c] for c in moves}}
+        others = [values[c] for c in moves if c != best and visits[c]]
+        margin = values[best] - max(others) if others else 0.0
+        return Decision(DECK[best], hints.why_sampled(DECK[best], stats["guesses"], values[best], margin))
 
     def _samples_for(self, k: Knowledge, moves) -> int:
         """As many guesses as the budget pays for: each is made, then tries every legal card to the
