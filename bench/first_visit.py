@@ -69,6 +69,12 @@ def one_visit(browser, url: str, sent: live_network.SentLog) -> dict:
         context.close()
 
 
+def _cell(row: dict, key: str, digits: int) -> str:
+    """``24.7 (24.5-25.0)``: a row's median of ``key`` and the range of its runs."""
+    low, high = row["range"][key]
+    return f"{row[key]:.{digits}f} ({low:.{digits}f}-{high:.{digits}f})"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--book", type=Path, default=ROOT / "_build" / "html")
@@ -90,8 +96,9 @@ def main(argv=None) -> int:
                 sent.pace(network)
                 load = os.getloadavg()[0]
                 runs = [one_visit(browser, url, sent) for _ in range(max(1, args.runs))]
-                row = {"network": network, "load_average": round(load, 2),
-                       **{key: statistics.median(r[key] for r in runs) for key in runs[0]}}
+                row = {"network": network, "load_average": round(load, 2), "runs": len(runs),
+                       **{key: statistics.median(r[key] for r in runs) for key in runs[0]},
+                       "range": {key: [min(r[key] for r in runs), max(r[key] for r in runs)] for key in runs[0]}}
                 rows.append(row)
                 over += [f"{network} {key} {row[key]} > {limit}" for key, limit in BUDGETS[network].items()
                          if row[key] > limit]
@@ -99,10 +106,12 @@ def main(argv=None) -> int:
     finally:
         static_server.stop(server, thread)
     print(f"first visit, {args.book}: new profile, 'Play live' 0.5 s after load, link paced at the server")
-    print(f"{'network':8} {'first card s':>12} {'sent MB':>8} {'offline s':>9} {'load':>6}")
+    print("medians of each network's runs, their range in brackets")
+    print(f"{'network':8} {'runs':>4} {'first card s':>18} {'sent MB':>18} {'offline s':>18} {'load':>6}")
     for row in rows:
-        print(f"{row['network']:8} {row['card_s']:12.1f} {row['sent_mb']:8.2f} {row['offline_s']:9.1f} "
-              f"{row['load_average']:6.2f}")
+        cells = [_cell(row, key, digits) for key, digits in (("card_s", 1), ("sent_mb", 2), ("offline_s", 1))]
+        print(f"{row['network']:8} {row['runs']:4} " + " ".join(f"{c:>18}" for c in cells) +
+              f" {row['load_average']:6.2f}")
     print("budgets: " + ("all met" if not over else "OVER: " + "; ".join(over)))
     if args.json:
         print(json.dumps(rows))
