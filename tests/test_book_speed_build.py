@@ -262,3 +262,23 @@ def test_the_back_to_top_button_measures_the_header_at_the_first_scroll(tmp_path
     script.write_text("a();something else", encoding="utf-8")
     with pytest.raises(RuntimeError, match="back-to-top code changed"):
         site_trim.lazy_back_to_top(tmp_path)
+
+
+def test_pictures_load_when_the_reader_comes_to_them(tmp_path):
+    png = tmp_path / "chart.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n" + (13).to_bytes(4, "big") + b"IHDR"
+                    + (380).to_bytes(4, "big") + (379).to_bytes(4, "big") + bytes(5))
+    assert calijack_speed.png_size(png) == (380, 379)
+    (tmp_path / "not.png").write_bytes(b"GIF89a" + bytes(30))
+    assert calijack_speed.png_size(tmp_path / "not.png") is None
+    assert calijack_speed.png_size(tmp_path / "missing.png") is None
+    body = ('<p>text</p><img alt="A chart" src="../_images/ab12.png" />'
+            '<img src="../_images/other.png">'
+            '<img src="x.png" loading="eager" />'
+            '<img src="../_images/ab12.png" width="10" />')
+    out = calijack_speed.lazy_images(body, {"ab12.png": (380, 379)})
+    assert out == ('<p>text</p><img alt="A chart" src="../_images/ab12.png" loading="lazy" decoding="async"'
+                   ' width="380" height="379" />'
+                   '<img src="../_images/other.png" loading="lazy" decoding="async" />'
+                   '<img src="x.png" loading="eager" />'
+                   '<img src="../_images/ab12.png" width="10" loading="lazy" decoding="async" />')

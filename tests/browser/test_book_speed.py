@@ -371,6 +371,30 @@ def test_the_site_ships_no_source_maps(book_site):
     assert not (book_site.root / "_static" / "scripts" / "fontawesome.js").exists()
 
 
+def test_charts_load_when_the_reader_comes_to_them_and_hold_their_room(page, page_guard, book_site):
+    """The Strategy chapter's charts are far below its first screen: lazy, sized by the build."""
+    page.set_viewport_size(PHONE)
+    urls = record_requests(page)
+    page.goto(book_site.url_for("book/strategy.html"), wait_until="load")
+    charts = page.locator("article img")
+    assert charts.count() == 3
+    attrs = charts.evaluate_all("imgs => imgs.map(i => [i.loading, i.decoding, i.getAttribute('width'),"
+                                " i.getAttribute('height')])")
+    assert all(a[:2] == ["lazy", "async"] and int(a[2]) > 0 and int(a[3]) > 0 for a in attrs), attrs
+    last = charts.nth(2)
+    src = last.evaluate("img => img.src")
+    assert src not in urls, "the last chart came with the first screen"
+    before = last.bounding_box()["height"]
+    last.scroll_into_view_if_needed()
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=last.element_handle())
+    assert src in urls
+    box = last.bounding_box()
+    width, height = (int(a) for a in attrs[2][2:])
+    assert abs(box["height"] - box["width"] * height / width) < 2, (box, width, height)
+    assert abs(box["height"] - before) < 2, "the chart took another height once it came"
+    page_guard.assert_clean("book/strategy.html")
+
+
 def test_search_still_finds_pages_without_the_in_page_search_scripts(page, page_guard, book_site):
     """Pages no longer load the search index (search-as-you-type is off); the search box
     still works: it opens search.html, which loads the index itself."""
