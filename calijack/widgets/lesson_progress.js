@@ -21,12 +21,7 @@ export default {
       note.hidden = !note.textContent;
     };
     store.watch(document, model.get("page"));
-    if (url && store.meLink) {  // on the class's hub: the learner's own page (their row, their Reset)
-      const line = document.createElement("p");
-      line.className = "cj-class-me-line";
-      line.append(store.meLink(url));
-      el.appendChild(line);
-    }
+    if (url && store.meLine) el.appendChild(store.meLine(url));  // on the class's hub: the learner's own page
     if (url && store.startSync) store.startSync(url).then(show, show);
     globalThis.addEventListener("calijack-progress", show);
     show();

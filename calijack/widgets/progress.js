@@ -582,14 +582,18 @@
     // On the class's hub: keep this browser's progress in step with the class service at `url`.
     startSync: startSync,
     syncNow: syncNow,
-    // On the class's hub: the link to the learner's own page of the class service (their row
-    // and their Reset), under a lesson's note. `url` is the service's path given to startSync.
-    meLink: function (url) {
+    // On the class's hub: the line with the link to the learner's own page of the class service
+    // (their row and their Reset), under a lesson's note or the table. `url` is the service's
+    // path given to startSync.
+    meLine: function (url) {
+      var line = root.document.createElement("p");
       var a = root.document.createElement("a");
+      line.className = "cj-class-me-line";
       a.className = "cj-class-me";
       a.href = url + "me";
       a.textContent = say("class_me");
-      return a;
+      line.appendChild(a);
+      return line;
     },
     syncing: function () { return !!link.url; },
     // Replace the whole document with `doc` (a checked one: parse()'s), as Load progress does.

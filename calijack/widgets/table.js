@@ -84,11 +84,8 @@ function render({ model, el }) {
   note.setAttribute("role", "status");
   el.replaceChildren(offer, felt, region, sheet, note, status);
   const store0 = globalThis.calijackProgress;
-  if (model.get("class_url") && store0 && store0.meLink) {  // on the class's hub: the learner's own page
-    const line = document.createElement("p");
-    line.className = "cj-class-me-line";
-    line.append(store0.meLink(model.get("class_url")));
-    el.insertBefore(line, status);
+  if (model.get("class_url") && store0 && store0.meLine) {  // on the class's hub: the learner's own page
+    el.insertBefore(store0.meLine(model.get("class_url")), status);
   }
 
   let rover = null; // the card code that holds the hand's one tab stop

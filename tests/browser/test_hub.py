@@ -191,6 +191,10 @@ def test_a_class_of_three_on_the_hub_and_the_teacher_sees_exactly_what_they_did(
         assert page.locator(".cj-seed input").input_value() == str(SEED)
     # On the hub the table does not say that progress stays on this device.
     assert pages["learner1"].locator(".cj-table-view .cj-progress-note").inner_text() != TEXTS["note_local"]
+    # Under the table, the link to the learner's own page of the class (followed from lesson 3 below).
+    me_link = pages["learner1"].locator(".cj-table-view .cj-class-me-line a.cj-class-me")
+    expect(me_link).to_have_text(TEXTS["class_me"])
+    assert me_link.get_attribute("href").endswith(CLASS + "me")
 
     # Another learner's server, running: the hub refuses, and shows nothing of it.
     intruder = pages["learner1"]
