@@ -155,3 +155,24 @@ def test_a_box_of_checks_shown_on_other_pages_names_its_own_and_the_book_counts_
     }}
     assert _checks_of_other_pages(state, "notebooks/03_legal_play") == {"q1", "q2"}
     assert _checks_of_other_pages(state, LEGAL_PLAY_PAGE) == set()
+
+
+def test_the_drawing_checks_are_one_copy_for_chapter_and_lesson_with_the_engines_answers():
+    from calijack import STANDARD
+    from calijack.widgets.lesson_checks import DRAWING_PAGE, drawing_checks, drawing_deal, drawing_positions
+    from calijack.widgets.quiz import owner_of
+
+    box = drawing_checks()
+    assert owner_of(box._dom_classes) == DRAWING_PAGE == "book/04_drawing"
+    p = drawing_positions()
+    full = drawing_deal()
+    # The facts, straight from the deal: you (seat 0) won the trick, drew first, both saw both.
+    assert full.tricks[p.won - 1].winner == 0 and full.tricks[p.won - 1].draws == (p.mine_drawn, p.theirs_drawn)
+    assert p.mine_drawn in p.won_state.hand(0) and p.theirs_drawn in p.won_state.hand(1)
+    right = [[a.label for a in q.answers if a.right] for q in box.children]
+    assert right == [[f"The {p.mine_drawn}"], [f"The {p.theirs_drawn}"], ["None"], ["None"]]
+    assert f"trick {p.won}" in box.children[0].prompt_parts[0]
+    assert f"Trick {STANDARD.draws + 1} is over" in box.children[3].prompt_parts[0]
+    # Another deal gives other cards, and the right answers follow the engine.
+    other = drawing_positions(seed=3)
+    assert (other.mine_drawn, other.theirs_drawn) != (p.mine_drawn, p.theirs_drawn)

@@ -73,28 +73,39 @@ def test_lesson_in_voila(lesson, lessons, page, page_guard, page_checks):
       .map((a) => a.getAttribute("href").slice(1))
       .filter((id) => id && !document.getElementById(decodeURIComponent(id)))""")
     assert dead == [], f"lesson {lesson}: links to nothing on the page: {dead}"
-    if lesson == "03_legal_play":
-        _the_chapters_checks_are_kept(page)
+    if lesson in CHECKED:
+        _the_chapters_checks_are_kept(page, lesson)
     page_guard.assert_clean(f"of lesson {lesson}")
 
 
-def _the_chapters_checks_are_kept(page) -> None:
-    """Lesson 3 shows the chapter's quick checks; an answer is kept under the book's name for it
-    (so it counts once, on either page), and the page says where it is kept."""
-    from calijack.text_progress import TEXTS
-    from calijack.widgets.lesson_checks import LEGAL_PLAY_PAGE
+def _checked_lessons() -> dict:
+    """lesson -> (the book's page of its checks, a right answer to the first, a wrong one to the second)."""
+    from calijack.widgets.lesson_checks import DRAWING_PAGE, LEGAL_PLAY_PAGE, drawing_positions
 
+    return {"03_legal_play": (LEGAL_PLAY_PAGE, "My diamonds or my spade", "Any card"),
+            "04_drawing": (DRAWING_PAGE, f"The {drawing_positions().mine_drawn}", "None: the loser's card is secret")}
+
+
+CHECKED = _checked_lessons()
+
+
+def _the_chapters_checks_are_kept(page, lesson: str) -> None:
+    """Lessons 3 and 4 show their chapter's quick checks; an answer is kept under the book's name
+    for it (so it counts once, on either page), and the page says where it is kept."""
+    from calijack.text_progress import TEXTS
+
+    book_page, right, wrong = CHECKED[lesson]
     questions = page.locator(".cj-quiz .cj-quiz-question")
     assert questions.count() == 4
     expect(page.locator(".cj-lesson-progress")).to_have_text(TEXTS["note_local"])
     first = questions.first
-    first.locator(".cj-quiz-control button", has_text="My diamonds or my spade").click()
+    first.locator(".cj-quiz-control button", has_text=right).click()
     expect(first.locator('.cj-quiz-feedback[data-right="true"]')).to_be_visible()
-    page.wait_for_function("(id) => !!calijackProgress.read().checks[id]", arg=f"{LEGAL_PLAY_PAGE}#1")
-    assert page.evaluate("(id) => calijackProgress.read().checks[id].first", f"{LEGAL_PLAY_PAGE}#1") is True
+    page.wait_for_function("(id) => !!calijackProgress.read().checks[id]", arg=f"{book_page}#1")
+    assert page.evaluate("(id) => calijackProgress.read().checks[id].first", f"{book_page}#1") is True
     expect(first.locator(".cj-progress-mark")).to_have_count(1)
     # A wrong first answer to the second: kept, but not right at the first try.
     second = questions.nth(1)
-    second.locator(".cj-quiz-control button", has_text="Any card").click()
-    page.wait_for_function("(id) => !!calijackProgress.read().checks[id]", arg=f"{LEGAL_PLAY_PAGE}#2")
-    assert page.evaluate("(id) => calijackProgress.read().checks[id].first", f"{LEGAL_PLAY_PAGE}#2") is False
+    second.locator(".cj-quiz-control button", has_text=wrong).click()
+    page.wait_for_function("(id) => !!calijackProgress.read().checks[id]", arg=f"{book_page}#2")
+    assert page.evaluate("(id) => calijackProgress.read().checks[id].first", f"{book_page}#2") is False
