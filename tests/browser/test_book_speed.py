@@ -19,6 +19,7 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -369,6 +370,34 @@ def test_the_site_ships_no_source_maps(book_site):
             pointing.append(path.relative_to(book_site.root).as_posix())
     assert not pointing, pointing
     assert not (book_site.root / "_static" / "scripts" / "fontawesome.js").exists()
+
+
+# The loading notes that lie over something a reader reads or taps: [control's class, texts hit].
+_NOTES_OVER_JS = """
+() => Array.from(document.querySelectorAll('.cj-quiz .cj-demo-loading')).map((note) => {
+  const r = note.getBoundingClientRect();
+  const question = note.closest('.cj-quiz-question');
+  const hit = Array.from(question.querySelectorAll('.cj-pic-button, summary')).filter((el) => {
+    const range = document.createRange();  // the words, not the whole line a summary spans
+    range.selectNodeContents(el);
+    const b = range.getBoundingClientRect();
+    return b.width && !(b.right <= r.left || b.left >= r.right || b.bottom <= r.top || b.top >= r.bottom);
+  });
+  return hit.map((el) => el.textContent.trim());
+}).filter((hits) => hits.length)
+"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+def test_a_quick_checks_loading_note_covers_none_of_its_answers(page, page_guard, book_site, viewport):
+    page.set_viewport_size(viewport)
+    for name in ("book/03_legal_play.html", "book/04_drawing.html"):
+        page.goto(book_site.url_for(name), wait_until="load")
+        notes = page.locator(".cj-quiz .cj-demo-loading")
+        assert notes.count() == 4, name
+        expect(notes.first).to_be_visible()
+        assert page.evaluate(_NOTES_OVER_JS) == [], name
+    page_guard.assert_clean("the quick checks' pictures")
 
 
 def test_charts_load_when_the_reader_comes_to_them_and_hold_their_room(page, page_guard, book_site):
