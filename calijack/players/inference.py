@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from .. import core
 from ..view import View
-from .heuristic import Stakes, keeps_low, rule_of_thumb
+from .heuristic import Stakes, thumb
 from .worlds import Guess, World
 
 __all__ = ["NOISE", "MIXTURE", "likelihood", "likelihoods"]
@@ -55,10 +55,11 @@ def likelihoods(guess: Guess, view: View, noises: tuple[float, ...]) -> tuple[fl
     trump = int(view.trump)
     turned = view.turned.index if view.turned is not None else -1
     world = World.start(guess.deal_hands, guess.deal_stock, view.dealer, trump, rules)
-    keep_low, worth = keeps_low(rules, trump, turned), Stakes(rules, trump, turned)
+    worth = Stakes.of(rules, trump, turned)
     n, me = view.players, view.seat
     played = 0
     weights = [1.0] * len(noises)
+    tables = None  # the rules of thumb's stakes this trick (the piles change only as a trick ends)
     for card in view.played:
         index = card.index
         trick = world.trick
@@ -66,11 +67,11 @@ def likelihoods(guess: Guess, view: View, noises: tuple[float, ...]) -> tuple[fl
         if seat != me:
             hand = world.hands[seat]
             legal = core.legal_mask(hand, trick[0] if trick else -1, trump, world.void_any)
-            count = bin(legal).count("1")
+            count = legal.bit_count()
             if count > 1:
-                stake, _ = worth.now(world.piles)
-                model, _ = rule_of_thumb(hand, legal, tuple(trick), trump, world.top, played | hand, stake,
-                                         len(trick) == n - 1, keep_low)
+                if tables is None:
+                    tables = worth.thumbs[worth.decided([core.pips_of(p) for p in world.piles])]
+                model, _ = thumb(hand, legal, trick, world.top, played | hand, len(trick) == n - 1, tables)
                 hit = model == index
                 for i, noise in enumerate(noises):
                     weights[i] *= (1 - noise if hit else 0.0) + noise / count
@@ -78,4 +79,6 @@ def likelihoods(guess: Guess, view: View, noises: tuple[float, ...]) -> tuple[fl
                     return tuple(weights)
         played |= 1 << index
         world.play(index)
+        if not world.trick:
+            tables = None
     return tuple(weights)

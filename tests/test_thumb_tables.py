@@ -1,0 +1,107 @@
+"""The rules of thumb on precomputed orders (:class:`heuristic.Thumb`) pick exactly the card that the
+orders written out card by card pick; the search's faster helpers change no play (issue 33)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from calijack import Deal, Rules, core
+from calijack.cards import SUIT_MASK, Rank
+from calijack.players import heuristic
+from calijack.players.heuristic import Stakes, keeps_low, rule_of_thumb, stakes
+
+
+def _spelled_out(hand, legal, trick, trump, top, gone, stake, last, keep_low):
+    """The rules of thumb as they were written before the orders were tabled (the reference)."""
+    def worth_drawing(top):
+        return top >= 0 and (top // 13 == trump or core.pips_of(1 << top) >= 4)
+
+    cards = core.bit_list(legal)
+    if len(cards) == 1:
+        return cards[0], "only"
+    tmask = SUIT_MASK[trump]
+    low_trump = trump * 13
+    if not trick:
+        if worth_drawing(top):
+            left = tmask & ~gone
+            if left and hand & (1 << (left.bit_length() - 1)):
+                return left.bit_length() - 1, "lead_master"
+            for c in sorted(cards, key=lambda c: (stake[c], -(c % 13))):
+                suit = c // 13
+                if suit != trump and c % 13 != Rank.TEN and not SUIT_MASK[suit] & ~gone & ~((2 << c) - 1):
+                    return c, "lead_high"
+        return min(cards, key=lambda c: (stake[c], c // 13 == trump, c % 13)), "lead_low"
+    best = trick[core.trick_winner(trick, trump)]
+    at_stake = sum(stake[c] for c in trick)
+    winners = [c for c in cards if core.beats(c, best, trump)]
+    if winners:
+        if keep_low and last and (1 << low_trump) & legal and low_trump in winners:
+            return low_trump, "win_low"
+        fight = worth_drawing(top)
+        if fight or at_stake > 0:
+            def cost(c):
+                is_trump = c // 13 == trump
+                spare = keep_low and c == low_trump and not last
+                return (spare, is_trump, -stake[c] if last else stake[c], c % 13)
+            return min(winners, key=cost), "fight" if fight else "capture"
+
+    def waste(c):
+        is_trump = c // 13 == trump
+        precious = keep_low and is_trump and c % 13 <= Rank.FOUR
+        return (stake[c], precious, is_trump, c % 13 == Rank.TEN, c % 13)
+    return min(cards, key=waste), "lose"
+
+
+RULES = [Rules(), Rules(game="ten_of_trumps"), Rules(high_low="held"), Rules(shasta_point=True, turned_jack=True)]
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: ",".join(r.to_dict()) or "standard")
+def test_the_tabled_rules_of_thumb_pick_what_the_spelled_out_ones_pick(rules):
+    rng = random.Random(33)
+    rules_seen = set()
+    for _ in range(6000):
+        trump = rng.randrange(4)
+        turned = rng.choice([-1, trump * 13 + 9, trump * 13 + rng.randrange(13)])
+        keep_low = rng.random() < 0.5 if rng.random() < 0.2 else keeps_low(rules, trump, turned)
+        stake = stakes(rules, trump, rng.random() < 0.6, turned)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hand = sum(1 << c for c in deck[:rng.randrange(1, 9)])
+        trick = tuple(deck[20:20 + rng.randrange(3)])
+        gone = hand | sum(1 << c for c in deck[30:30 + rng.randrange(20)])
+        for c in trick:
+            gone |= 1 << c
+        top = rng.choice([-1, deck[10], deck[11]])
+        if rng.random() < 0.3:  # the master trump in hand, and not in ``gone`` (else lead_master never applies)
+            left = SUIT_MASK[trump] & ~gone
+            if left:
+                hand |= 1 << (left.bit_length() - 1)
+        legal = core.legal_mask(hand, trick[0] if trick else -1, trump, rules.void_any)
+        last = rng.random() < 0.5
+        args = (hand, legal, trick, trump, top, gone, stake, last, keep_low)
+        want = _spelled_out(*args)
+        assert rule_of_thumb(*args) == want, args
+        assert rule_of_thumb(hand, legal, list(trick), *args[3:]) == want  # a trick as a list reads the same
+        rules_seen.add(want[1])
+    assert rules_seen >= {"only", "lead_master", "lead_high", "lead_low", "fight", "capture", "lose"}
+
+
+def test_tables_are_kept_per_stake_table_and_an_unknown_table_is_honoured():
+    stake = stakes(Rules(), 2, True)
+    assert heuristic.thumb_tables(stake, 2, True) is heuristic.thumb_tables(stake, 2, True)
+    odd = tuple(range(52))  # not one of stakes()'s tables: the highest index is the most worth keeping
+    legal = (1 << 3) | (1 << 40)
+    assert rule_of_thumb(legal, legal, (), 0, -1, legal, odd, False, False) == (3, "lead_low")
+    assert Stakes.of(Rules(), 2) is Stakes.of(Rules(), 2)
+
+
+def _positions():
+    for seed in range(1, 5):
+        state = Deal.random(seed).start()
+        rng = random.Random(seed)
+        while not state.finished:
+            if len(state.legal_cards()) > 1:
+                yield state.view(state.to_play)
+            state = state.play(rng.choice(state.legal_cards()))
