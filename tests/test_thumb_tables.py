@@ -11,6 +11,8 @@ from calijack import Deal, Rules, core
 from calijack.cards import SUIT_MASK, Rank
 from calijack.players import heuristic
 from calijack.players.heuristic import Stakes, keeps_low, rule_of_thumb, stakes
+from calijack.players.search import rollout
+from calijack.players.worlds import Sampler, World, sample
 
 
 def _spelled_out(hand, legal, trick, trump, top, gone, stake, last, keep_low):
@@ -105,3 +107,30 @@ def _positions():
             if len(state.legal_cards()) > 1:
                 yield state.view(state.to_play)
             state = state.play(rng.choice(state.legal_cards()))
+
+
+def test_replay_plays_as_play_does_and_checks_each_card():
+    for view in list(_positions())[::9]:
+        guess = sample(view, random.Random(1))
+        world = World.start(guess.deal_hands, guess.deal_stock, view.dealer, int(view.trump), view.rules)
+        other = world.copy()
+        assert world.replay([c.index for c in view.played]) is True
+        for card in view.played:
+            other.play(card.index)
+        assert [getattr(world, a) for a in World.__slots__] == [getattr(other, a) for a in World.__slots__]
+    start = World.start([[0, 1, 2, 3, 4, 5], [13, 14, 15, 16, 17, 18]], list(range(19, 52)), 1, 3, Rules())
+    assert start.copy().replay([0, 13]) is True
+    assert start.copy().replay([13]) is False  # seat 0 leads: seat 1's card is not in its hand
+
+
+def test_a_sampler_guesses_as_sample_does_and_a_rollout_ends_as_the_world_says():
+    for view in list(_positions())[::7]:
+        one, two = random.Random(5), random.Random(5)
+        sampler = Sampler(view)
+        for _ in range(3):
+            a, b = sampler.sample(one), sample(view, two)
+            assert (a.deal_hands, a.deal_stock, a.consistent) == (b.deal_hands, b.deal_stock, b.consistent)
+        world = a.world.copy()
+        rollout(world, view.rules, view.dealer, view.turned.index, view.seat, random.Random(1), 0.1)
+        assert world.finished and not world.trick and not any(world.hands)
+        assert world.drawn == len(world.stock) and sum(map(core.popcount, world.piles)) == 52

@@ -30,7 +30,7 @@ from .base import Decision, Knowledge
 from .heuristic import Stakes, keeps_low, rule_of_thumb, stakes, thumb
 from .equity import TIE, MatchObjective, near_target
 from .solver import Solver, utility
-from .worlds import World, sample
+from .worlds import Sampler, World
 
 __all__ = ["SearchPlayer", "DEFAULT_SAMPLES"]
 
@@ -170,8 +170,9 @@ class SearchPlayer:
         turned = view.turned.index if view.turned is not None else -1
         totals = dict.fromkeys(moves, 0)
         count = 0
+        sampler = Sampler(view)
         while not self._enough(count, start):
-            world = sample(view, rng).world
+            world = sampler.sample(rng).world
             seed = rng.getrandbits(64)  # an int: random.Random(float) differs between Python versions
             for card in moves:
                 child = world.copy()
@@ -196,8 +197,9 @@ class SearchPlayer:
         count = 0
         worlds = []
         exact = k.players == 2  # two players: the unseen cards are exactly the other hand
+        sampler = Sampler(view)
         while True:
-            world = sample(view, rng).world
+            world = sampler.sample(rng).world
             solver = Solver(rules, view.dealer, turned, k.seat, tiebreak=False, score=score)
             values = solver.values(world)
             for card in moves:
