@@ -168,9 +168,10 @@ def play_card(card: int, hands: list, trick: list, leader: int, trump: int, pile
     """
     n = len(hands)
     order = _ORDER[n][leader]
-    hands[order[len(trick)]] &= ~(1 << card)
+    position = len(trick)
+    hands[order[position]] &= ~(1 << card)
     trick.append(card)
-    if len(trick) < n:
+    if position + 1 < n:
         return leader, drawn
     winner = order[trick_winner(trick, trump)]
     pile = 0

@@ -204,7 +204,7 @@ def thumb(hand: int, legal: int, trick, top: int, gone: int, last: bool, tables:
         # A low card of no value, not a trump if possible.
         return min(map(tables.lead_low.__getitem__, core.bit_list(legal))) & 63, "lead_low"
     trump = tables.trump
-    winners = legal & TAKERS[trump][trick[trick_winner(trick, trump)]]
+    winners = legal & TAKERS[trump][trick[0] if len(trick) == 1 else trick[trick_winner(trick, trump)]]
     if winners:
         low_trump = tables.low_trump
         if tables.keep_low and last and winners >> low_trump & 1:

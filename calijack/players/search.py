@@ -58,6 +58,7 @@ def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.
     for card in trick:
         played |= 1 << card
     rand = rng.random
+    shares = [epsilon if their_epsilon is None or seat == me else their_epsilon for seat in range(n)]
     legal_mask, play_card, bit_list = core.legal_mask, core.play_card, core.bit_list
     pips = [core.pips_of(pile) for pile in piles]
     decided = worth.decided(pips)  # once Game is decided on card values it stays decided
@@ -70,7 +71,7 @@ def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.
             seat = order[position]
             hand = hands[seat]
             legal = legal_mask(hand, trick[0] if position else -1, trump, void_any)
-            share = epsilon if their_epsilon is None or seat == me else their_epsilon
+            share = shares[seat]
             if share and rand() < share:
                 cards = bit_list(legal)
                 card = cards[int(rand() * len(cards))]
