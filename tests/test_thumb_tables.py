@@ -11,6 +11,7 @@ from calijack import Deal, Rules, core
 from calijack.cards import SUIT_MASK, Rank
 from calijack.players import heuristic
 from calijack.players.heuristic import Stakes, keeps_low, rule_of_thumb, stakes
+from calijack.players.inference import Reading
 from calijack.players.search import rollout
 from calijack.players.worlds import Sampler, World, sample
 
@@ -134,3 +135,48 @@ def test_a_sampler_guesses_as_sample_does_and_a_rollout_ends_as_the_world_says()
         rollout(world, view.rules, view.dealer, view.turned.index, view.seat, random.Random(1), 0.1)
         assert world.finished and not world.trick and not any(world.hands)
         assert world.drawn == len(world.stock) and sum(map(core.popcount, world.piles)) == 52
+
+
+def _replayed_likelihoods(guess, view, noises):
+    """The opponent's likelihoods by replaying the whole deal on the guess, play by play (the reference)."""
+    trump = int(view.trump)
+    turned = view.turned.index if view.turned is not None else -1
+    world = World.start(guess.deal_hands, guess.deal_stock, view.dealer, trump, view.rules)
+    worth = Stakes(view.rules, trump, turned)
+    played, weights = 0, [1.0] * len(noises)
+    for card in view.played:
+        trick = world.trick
+        seat = world.to_play
+        if seat != view.seat:
+            hand = world.hands[seat]
+            legal = world.legal()
+            count = core.popcount(legal)
+            if count > 1:
+                stake, _ = worth.now(world.piles)
+                model, _ = rule_of_thumb(hand, legal, tuple(trick), trump, world.top, played | hand, stake,
+                                         len(trick) == view.players - 1, keeps_low(view.rules, trump, turned))
+                for i, noise in enumerate(noises):
+                    weights[i] *= (1 - noise if model == card.index else 0.0) + noise / count
+        played |= card.bit
+        world.play(card.index)
+    return tuple(weights)
+
+
+@pytest.mark.parametrize("options", [{}, {"stock": "closed"}, {"players": 3}, {"game": "ten_of_trumps"}])
+def test_a_reading_weighs_each_guess_as_replaying_the_deal_does(options):
+    rules = Rules.from_dict(options)
+    rng = random.Random(8)
+    checked = 0
+    for seed in range(3):
+        state = Deal.random(seed, rules).start()
+        while not state.finished:
+            view = state.view(state.to_play)
+            if len(state.plays) % 5 == 2 and view.played:
+                reading, sampler = Reading(view), Sampler(view)
+                for _ in range(4):
+                    guess = sampler.sample(rng)
+                    for noises in ((0.0, 0.5, 1.0), (0.0,)):  # (0.0,) alone stops at the first play missed
+                        assert reading.likelihoods(guess, noises) == _replayed_likelihoods(guess, view, noises)
+                    checked += 1
+            state = state.play(rng.choice(state.legal_cards()))
+    assert checked > 20

@@ -66,7 +66,7 @@ import random
 from bisect import bisect_right
 
 from .. import core
-from .inference import likelihoods
+from .inference import Reading
 from .search import rollout
 from .worlds import Sampler
 
@@ -93,11 +93,11 @@ def search(view, me: int, moves, preferred: int, rng: random.Random, budget: int
     pool, cumulative = [], []
     mass = squares = 0.0
     spent = 0
-    sampler = Sampler(view)
+    sampler, reading = Sampler(view), Reading(view)
     for _ in range(guesses):
         guess = sampler.sample(rng)
         spent += GUESS_COST + replay
-        weight = 1.0 if noise is None else sum(likelihoods(guess, view, noise)) / len(noise)
+        weight = 1.0 if noise is None else sum(reading.likelihoods(guess, noise)) / len(noise)
         if weight:
             pool.append(guess.world)
             mass += weight
