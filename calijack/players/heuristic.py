@@ -13,7 +13,8 @@ The rules, in the order they are tried (``RULES_OF_THUMB`` names them for the bo
   lead the highest trump left, else the highest card left of a plain suit; otherwise lead a
   low card of no value.
 
-:func:`rule_of_thumb` is the mask-level core; the search uses it for its playouts. What a card
+:func:`rule_of_thumb` is the mask-level core; the search's playouts call :func:`thumb`, the same
+rules with their card orders asked once a deal (:class:`Thumb`, kept by :class:`Stakes`). What a card
 is worth (:func:`stakes`) and whether Game is decided come from :mod:`calijack.core`'s scoring,
 so the rules of thumb value exactly what the scorer counts.
 """
