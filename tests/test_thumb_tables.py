@@ -100,6 +100,21 @@ def test_tables_are_kept_per_stake_table_and_an_unknown_table_is_honoured():
     assert Stakes.of(Rules(), 2) is Stakes.of(Rules(), 2)
 
 
+def test_the_cards_picked_are_kept_for_one_deal_and_bounded():
+    worth = Stakes.of(Rules(), 1, 20)
+    live = worth.thumbs[0]
+    hand = (1 << 3) | (1 << 16) | (1 << 30)
+    assert rule_of_thumb(hand, hand, (), 1, -1, hand, worth.live, False, worth.keep_low)[0] == 3
+    assert live.lead_low == {hand: 3}
+    Stakes.of(Rules(), 1, 20)  # the same deal's: kept
+    assert live.lead_low == {hand: 3}
+    Stakes.of(Rules(), 3, 40)  # another deal's: the first deal's picks are let go
+    assert not live.lead_low
+    for mask in range(1, 2 * live.lead_low.LIMIT):
+        live.lead_low[mask]
+    assert 0 < len(live.lead_low) <= live.lead_low.LIMIT
+
+
 def _positions():
     for seed in range(1, 5):
         state = Deal.random(seed).start()

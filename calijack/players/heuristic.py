@@ -92,6 +92,10 @@ class Stakes:
         worth = _WORTH.get(key)
         if worth is None:
             worth = _WORTH[key] = cls(rules, trump, turned)
+        if worth is not _WORTH.get(None):  # another deal: the cards picked for the last are not asked again soon
+            for tables in _THUMBS.values():
+                tables.forget()
+            _WORTH[None] = worth
         return worth
 
     def decided(self, pips) -> bool:
@@ -105,7 +109,7 @@ class Stakes:
         return self.live, False
 
 
-_WORTH: dict = {}
+_WORTH: dict = {}  # Stakes.of's, and under None the last one asked for
 
 
 def keeps_low(rules: Rules, trump: int, turned: int = -1) -> bool:
@@ -125,7 +129,8 @@ class Thumb:
     then trump or not, then rank…). Each order is written here once, as a tuple per card, and
     kept as one whole number per card that sorts exactly as the tuples do, with the card's index
     below it: the card a rule picks is then ``min(...) & 63``, and equal tuples go to the lower
-    index, as ``min`` over the cards in index order does.
+    index, as ``min`` over the cards in index order does. The card an order picks from a set of
+    cards (a mask) is kept once asked (:class:`_Least`): a search asks the same sets again and again.
     """
 
     __slots__ = ("stake", "trump", "keep_low", "trumps", "worth", "plain", "low_trump",
@@ -143,20 +148,45 @@ class Thumb:
             rank = {k: i for i, k in enumerate(sorted(set(keys)))}
             return tuple(rank[k] << 6 | c for c, k in enumerate(keys))
 
+        def least(key) -> _Least:
+            return _Least(order(key))
+
         def is_trump(c):
             return tmask >> c & 1 == 1
 
         # Lead the highest card left of a plain suit: the lowest stake, then the highest rank.
         self.lead_high = order(lambda c: (stake[c], -(c % 13)))
         # A low card of no value, not a trump if possible.
-        self.lead_low = order(lambda c: (stake[c], is_trump(c), c % 13))
+        self.lead_low = least(lambda c: (stake[c], is_trump(c), c % 13))
         # The cheapest winner: a plain card before a trump, low before high, the trump two kept
         # back unless the trick is sure; the last to play takes the most it can.
-        self.cost_last = order(lambda c: (is_trump(c), -stake[c], c % 13))
-        self.cost = order(lambda c: (keep_low and c == low_trump, is_trump(c), stake[c], c % 13))
+        self.cost_last = least(lambda c: (is_trump(c), -stake[c], c % 13))
+        self.cost = least(lambda c: (keep_low and c == low_trump, is_trump(c), stake[c], c % 13))
         # Lose cheaply: no value, no trump, no ten, lowest rank first.
-        self.waste = order(lambda c: (stake[c], keep_low and is_trump(c) and c % 13 <= Rank.FOUR, is_trump(c),
+        self.waste = least(lambda c: (stake[c], keep_low and is_trump(c) and c % 13 <= Rank.FOUR, is_trump(c),
                                       c % 13 == Rank.TEN, c % 13))
+
+    def forget(self) -> None:
+        """Let go of the cards picked so far (see :class:`_Least`)."""
+        for least in (self.lead_low, self.cost_last, self.cost, self.waste):
+            least.clear()
+
+
+class _Least(dict):
+    """The card of a mask that comes first in one order (``least[mask]``), each mask's worked out once."""
+
+    __slots__ = ("keys",)
+    LIMIT = 1 << 13  # masks kept at most (then forgotten all at once)
+
+    def __init__(self, keys: tuple[int, ...]):
+        super().__init__()
+        self.keys = keys
+
+    def __missing__(self, mask: int) -> int:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        card = self[mask] = min(map(self.keys.__getitem__, core.bit_list(mask))) & 63
+        return card
 
 
 _THUMBS: dict = {}
@@ -203,7 +233,7 @@ def thumb(hand: int, legal: int, trick, top: int, gone: int, last: bool, tables:
             if best >= 0:
                 return best & 63, "lead_high"
         # A low card of no value, not a trump if possible.
-        return min(map(tables.lead_low.__getitem__, core.bit_list(legal))) & 63, "lead_low"
+        return tables.lead_low[legal], "lead_low"
     trump = tables.trump
     winners = legal & TAKERS[trump][trick[0] if len(trick) == 1 else trick[trick_winner(trick, trump)]]
     if winners:
@@ -214,9 +244,9 @@ def thumb(hand: int, legal: int, trick, top: int, gone: int, last: bool, tables:
         stake = tables.stake
         if fight or any(map(stake.__getitem__, trick)):  # stakes are never below 0
             cost = tables.cost_last if last else tables.cost
-            return min(map(cost.__getitem__, core.bit_list(winners))) & 63, "fight" if fight else "capture"
+            return cost[winners], "fight" if fight else "capture"
     # Lose cheaply: no value, no trump, no ten, lowest rank first.
-    return min(map(tables.waste.__getitem__, core.bit_list(legal))) & 63, "lose"
+    return tables.waste[legal], "lose"
 
 
 def heuristic_index(hand: int, legal: int, trick: tuple, trump: int, top: int, played: int,
@@ -225,7 +255,7 @@ def heuristic_index(hand: int, legal: int, trick: tuple, trump: int, top: int, p
 
     ``decided`` says Game can no longer change hands on card values (the ``count`` rule).
     """
-    stake, decided = Stakes(rules, trump, turned).now(piles)
+    stake, decided = Stakes.of(rules, trump, turned).now(piles)
     index, rule = rule_of_thumb(hand, legal, trick, trump, top, played | hand, stake,
                                 len(trick) == len(piles) - 1, keeps_low(rules, trump, turned))
     return index, rule, decided, stake
