@@ -101,10 +101,11 @@ def test_tables_are_kept_per_stake_table_and_an_unknown_table_is_honoured():
 
 
 def test_the_cards_picked_are_kept_for_one_deal_and_bounded():
+    Stakes.of(Rules(), 0, 7)  # whatever deal came before: let go
     worth = Stakes.of(Rules(), 1, 20)
     live = worth.thumbs[0]
     hand = (1 << 3) | (1 << 16) | (1 << 30)
-    assert rule_of_thumb(hand, hand, (), 1, -1, hand, worth.live, False, worth.keep_low)[0] == 3
+    assert heuristic.thumb(hand, hand, (), -1, hand, False, live) == (3, "lead_low")
     assert live.lead_low == {hand: 3}
     Stakes.of(Rules(), 1, 20)  # the same deal's: kept
     assert live.lead_low == {hand: 3}

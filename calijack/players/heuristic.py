@@ -92,8 +92,9 @@ class Stakes:
         worth = _WORTH.get(key)
         if worth is None:
             worth = _WORTH[key] = cls(rules, trump, turned)
-        if worth is not _WORTH.get(None):  # another deal: the cards picked for the last are not asked again soon
-            for tables in _THUMBS.values():
+        last = _WORTH.get(None)
+        if worth is not last:  # another deal: the cards picked for the last are not asked again soon
+            for tables in (*_THUMBS.values(), *(last.thumbs if last is not None else ())):
                 tables.forget()
             _WORTH[None] = worth
         return worth
@@ -175,17 +176,17 @@ class Thumb:
 class _Least(dict):
     """The card of a mask that comes first in one order (``least[mask]``), each mask's worked out once."""
 
-    __slots__ = ("keys",)
+    __slots__ = ("order",)
     LIMIT = 1 << 13  # masks kept at most (then forgotten all at once)
 
-    def __init__(self, keys: tuple[int, ...]):
+    def __init__(self, order: tuple[int, ...]):
         super().__init__()
-        self.keys = keys
+        self.order = order
 
     def __missing__(self, mask: int) -> int:
         if len(self) >= self.LIMIT:
             self.clear()
-        card = self[mask] = min(map(self.keys.__getitem__, core.bit_list(mask))) & 63
+        card = self[mask] = min(map(self.order.__getitem__, core.bit_list(mask))) & 63
         return card
 
 
