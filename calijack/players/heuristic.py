@@ -22,6 +22,7 @@ so the rules of thumb value exactly what the scorer counts.
 from __future__ import annotations
 
 import random
+import weakref
 
 from .. import core
 from .. import text_hints as hints
@@ -92,9 +93,8 @@ class Stakes:
         worth = _WORTH.get(key)
         if worth is None:
             worth = _WORTH[key] = cls(rules, trump, turned)
-        last = _WORTH.get(None)
-        if worth is not last:  # another deal: the cards picked for the last are not asked again soon
-            for tables in (*_THUMBS.values(), *(last.thumbs if last is not None else ())):
+        if worth is not _WORTH.get(None):  # another deal: the cards picked for the last are not asked again soon
+            for tables in list(Thumb.made):
                 tables.forget()
             _WORTH[None] = worth
         return worth
@@ -135,9 +135,11 @@ class Thumb:
     """
 
     __slots__ = ("stake", "trump", "keep_low", "trumps", "worth", "plain", "low_trump",
-                 "lead_high", "lead_low", "cost_last", "cost", "waste")
+                 "lead_high", "lead_low", "cost_last", "cost", "waste", "__weakref__")
+    made: "weakref.WeakSet[Thumb]" = weakref.WeakSet()  # every Thumb still in use, to forget its picks
 
     def __init__(self, stake: tuple, trump: int, keep_low: bool):
+        Thumb.made.add(self)
         self.stake, self.trump, self.keep_low = stake, trump, keep_low
         self.trumps = tmask = SUIT_MASK[trump]
         self.low_trump = low_trump = trump * 13
