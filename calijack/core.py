@@ -15,7 +15,7 @@ from .cards import FULL_MASK, SUIT_MASK, card_value
 from .rules import Rules
 
 __all__ = [
-    "Duty", "duty", "allowed", "legal_mask", "voids_shown", "beats", "trick_winner",
+    "Duty", "duty", "allowed", "legal_mask", "voids_shown", "beats", "TAKERS", "trick_winner",
     "first_leader", "play_order", "draw_seats", "dealer_of", "play_card",
     "deal_cards", "shuffle", "turned_card", "pick", "popcount", "bit_list", "pips_of", "PIPS_TOTAL",
     "POINT_RANK", "CAPTURED", "HELD", "DEALER", "PIPS", "scorers", "capture_mask",
@@ -106,15 +106,15 @@ def beats(card: int, best: int, trump: int) -> bool:
     return card // 13 == trump
 
 
-# Per trump suit and winning card, the cards that would take the trick over: :func:`beats`
-# asked once for every pair, so settling a trick costs one look-up per card.
-_TAKERS = [[sum(1 << card for card in range(52) if beats(card, best, trump)) for best in range(52)]
-           for trump in range(4)]
+TAKERS = tuple(tuple(sum(1 << card for card in range(52) if beats(card, best, trump)) for best in range(52))
+               for trump in range(4))
+"""``TAKERS[trump][best]``: the cards (a mask) that would take over a trick ``best`` is winning,
+:func:`beats` asked once for every pair, so settling a trick costs one look-up per card."""
 
 
 def trick_winner(cards, trump: int) -> int:
     """The position in ``cards`` (in playing order) of the card that wins the trick."""
-    takers = _TAKERS[trump]
+    takers = TAKERS[trump]
     best = 0
     for position in range(1, len(cards)):
         if takers[cards[best]] >> cards[position] & 1:
@@ -168,9 +168,10 @@ def play_card(card: int, hands: list, trick: list, leader: int, trump: int, pile
     """
     n = len(hands)
     order = _ORDER[n][leader]
-    hands[order[len(trick)]] &= ~(1 << card)
+    position = len(trick)
+    hands[order[position]] &= ~(1 << card)
     trick.append(card)
-    if len(trick) < n:
+    if position + 1 < n:
         return leader, drawn
     winner = order[trick_winner(trick, trump)]
     pile = 0

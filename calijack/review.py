@@ -43,7 +43,7 @@ from . import core
 from .cards import DECK, Card
 from .players.search import rollout
 from .players.solver import Solver, match_points
-from .players.worlds import World, sample
+from .players.worlds import Sampler, World
 from .state import State
 from .text_coach import review_comment
 
@@ -305,8 +305,9 @@ def _estimated(state: State, samples: int, rng: random.Random, into: _Tally) -> 
     seat, rules = state.to_play, state.rules
     view, turned, n = state.view(seat), _turned(state), state.players
     moves, runs, wins, tally = into.moves, into.runs, into.wins, into.tally
+    sampler = Sampler(view)
     for _ in range(samples):
-        world = sample(view, rng).world
+        world = sampler.sample(rng).world
         seed = rng.getrandbits(64)  # an int: random.Random(float) differs between Python versions
         for card in moves:
             child = world.copy()

@@ -191,7 +191,7 @@ def test_a_mixture_of_opponents_keeps_the_guesses_one_model_rules_out():
 
 
 def test_the_expert_is_reproducible_and_spends_its_counted_budget(monkeypatch):
-    from calijack.players import expert, search
+    from calijack.players import expert, worlds
 
     rng = random.Random(6)
     state = Deal.random(rng).start()
@@ -200,9 +200,8 @@ def test_the_expert_is_reproducible_and_spends_its_counted_budget(monkeypatch):
     view = state.view(state.to_play)
     assert view.stock_count > expert.LATE_STOCK and len(view.legal) > 1
     made = []
-    real = expert.sample
-    monkeypatch.setattr(expert, "sample", lambda *a, **kw: made.append(1) or real(*a, **kw))
-    monkeypatch.setattr(search, "sample", lambda *a, **kw: made.append(1) or real(*a, **kw))
+    real = worlds.Sampler.sample
+    monkeypatch.setattr(worlds.Sampler, "sample", lambda *a, **kw: made.append(1) or real(*a, **kw))
     player = expert.ExpertPlayer(budget=3000, min_samples=1, max_samples=1000)
     first = player.choose(view, random.Random(1))
     stats = dict(player.last_stats)

@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from calijack import Deal
+from calijack import Deal, core
 from calijack.cards import DECK
 from calijack.players import expert, ismcts
 from calijack.players.solver import Solver
-from calijack.players.worlds import World, sample
+from calijack.players.worlds import sample
 
 
 def _position(seed: int, steps: int):
@@ -59,14 +59,15 @@ def test_two_runs_from_the_same_seed_choose_the_same_card_with_the_same_figures(
 @pytest.mark.parametrize("paired", [False, True])
 def test_the_tree_only_ever_plays_a_card_legal_in_its_guess(monkeypatch, paired):
     played = []
-    original = World.play
+    original = core.play_card
 
-    def checked(self, card):
-        assert self.legal() >> card & 1, f"{DECK[card]} is not legal here"
+    def checked(card, hands, trick, leader, trump, *rest):  # every play of a world or a rollout comes here
+        hand = hands[core.play_order(leader, len(hands))[len(trick)]]
+        assert core.legal_mask(hand, trick[0] if trick else -1, trump, False) >> card & 1, f"{DECK[card]} is not legal here"
         played.append(card)
-        original(self, card)
+        return original(card, hands, trick, leader, trump, *rest)
 
-    monkeypatch.setattr(World, "play", checked)
+    monkeypatch.setattr(core, "play_card", checked)
     view = _early()
     decision = expert.ExpertPlayer(tree=True, budget=2000, tree_paired=paired).choose(view, random.Random(3))
     assert decision.card in view.legal

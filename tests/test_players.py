@@ -287,15 +287,14 @@ def test_game_is_decided_exactly_when_no_share_of_the_rest_changes_who_leads(own
 
 @pytest.mark.parametrize("guesses", [(3, 7), (5, 2)])
 def test_the_expert_spends_its_own_budget(monkeypatch, guesses):
-    # Counted, not timed: the guesses at the hidden cards (calls to the search's sample) one
+    # Counted, not timed: the guesses at the hidden cards (calls to Sampler.sample) one
     # decision makes. A guess pays for trying each legal card to the end of the deal (every card
     # in the hands and the stock played) plus GUESS_COST: a budget of n such guesses makes n.
-    from calijack.players import expert, search
+    from calijack.players import expert, worlds
 
     made = []
-    real_sample = search.sample
-    monkeypatch.setattr(search, "sample", lambda *a, **kw: made.append(1) or real_sample(*a, **kw))
-    monkeypatch.setattr(expert, "sample", lambda *a, **kw: made.append(1) or real_sample(*a, **kw))
+    real_sample = worlds.Sampler.sample
+    monkeypatch.setattr(worlds.Sampler, "sample", lambda *a, **kw: made.append(1) or real_sample(*a, **kw))
     state = Deal.random(11).start()
     view = state.view(state.to_play)
     assert view.stock_count > 0 and len(view.legal) > 1   # a sampled decision, not the endgame's

@@ -67,10 +67,10 @@ from .. import text_hints as hints
 from ..cards import DECK
 from . import ismcts
 from .base import Decision, Knowledge
-from .inference import NOISE, likelihoods
+from .inference import NOISE, Reading
 from .search import SearchPlayer, rollout
 from .solver import Solver
-from .worlds import sample
+from .worlds import Sampler
 
 __all__ = ["ExpertPlayer", "BUDGET", "MIN_SAMPLES", "MAX_SAMPLES", "GUESS_COST", "NOISE", "LATE_STOCK",
            "SOLVE_BUDGET", "LATE_MIN", "LATE_MAX", "NODE_COST"]
@@ -171,10 +171,11 @@ class ExpertPlayer(SearchPlayer):
         totals = dict.fromkeys(moves, 0.0)
         weights = squares = 0.0
         count = nodes = 0
+        sampler, reading = Sampler(view), Reading(view)
         while count < LATE_MAX and (count < LATE_MIN or nodes < self.solve_budget):
-            guess = sample(view, rng)
+            guess = sampler.sample(rng)
             rng.getrandbits(64)  # drawn for every guess, as the search does (a try's seed)
-            weight = 1.0 if self.noise is None else sum(likelihoods(guess, view, self.noise)) / len(self.noise)
+            weight = 1.0 if self.noise is None else sum(reading.likelihoods(guess, self.noise)) / len(self.noise)
             count += 1
             solver = Solver(rules, view.dealer, turned, k.seat, tiebreak=False)
             values = solver.values(guess.world)
@@ -219,13 +220,14 @@ class ExpertPlayer(SearchPlayer):
         weights = dict.fromkeys(moves, 0.0)
         count = spent = 0
         mass = squares = 0.0
+        sampler, reading = Sampler(view), Reading(view)
         for done in range(rounds):
             cost = fixed + len(live) * cards_left
             guesses = max(1, (budget - spent) // (rounds - done) // cost)
             for _ in range(guesses):
-                guess = sample(view, rng)
+                guess = sampler.sample(rng)
                 seed = rng.getrandbits(64)
-                weight = 1.0 if self.noise is None else sum(likelihoods(guess, view, self.noise)) / len(self.noise)
+                weight = 1.0 if self.noise is None else sum(reading.likelihoods(guess, self.noise)) / len(self.noise)
                 count += 1
                 if not weight:
                     continue
@@ -279,10 +281,11 @@ class ExpertPlayer(SearchPlayer):
         totals = dict.fromkeys(moves, 0.0)
         count = 0
         mass = squares = 0.0
+        sampler, reading = Sampler(view), Reading(view)
         while count < self.max_samples and (count == 0 or spent < budget):
-            guess = sample(view, rng)
+            guess = sampler.sample(rng)
             seed = rng.getrandbits(64)
-            weight = 1.0 if self.noise is None else sum(likelihoods(guess, view, self.noise)) / len(self.noise)
+            weight = 1.0 if self.noise is None else sum(reading.likelihoods(guess, self.noise)) / len(self.noise)
             count += 1
             spent += fixed
             if not weight:

@@ -13,7 +13,8 @@ The rules, in the order they are tried (``RULES_OF_THUMB`` names them for the bo
   lead the highest trump left, else the highest card left of a plain suit; otherwise lead a
   low card of no value.
 
-:func:`rule_of_thumb` is the mask-level core; the search uses it for its playouts. What a card
+:func:`rule_of_thumb` is the mask-level core; the search's playouts call :func:`thumb`, the same
+rules with their card orders asked once a deal (:class:`Thumb`, kept by :class:`Stakes`). What a card
 is worth (:func:`stakes`) and whether Game is decided come from :mod:`calijack.core`'s scoring,
 so the rules of thumb value exactly what the scorer counts.
 """
@@ -21,16 +22,18 @@ so the rules of thumb value exactly what the scorer counts.
 from __future__ import annotations
 
 import random
+import weakref
 
 from .. import core
 from .. import text_hints as hints
 from ..cards import DECK, SUIT_MASK, Rank
-from ..core import beats, trick_winner
+from ..core import TAKERS, trick_winner
 from ..rules import Rules
 from ..view import View
 from .base import Decision, Knowledge
 
-__all__ = ["HeuristicPlayer", "heuristic_index", "rule_of_thumb", "stakes", "Stakes", "keeps_low",
+__all__ = ["HeuristicPlayer", "heuristic_index", "rule_of_thumb", "thumb", "thumb_tables", "Thumb", "stakes",
+           "Stakes", "keeps_low",
            "POINT_STAKE", "RULES_OF_THUMB"]
 
 RULES_OF_THUMB = {
@@ -70,19 +73,44 @@ def stakes(rules: Rules, trump: int, pips_live: bool, turned: int = -1) -> tuple
 
 
 class Stakes:
-    """The stakes of one deal (its rules, trump and turned card), live or dead as Game stands."""
+    """The stakes of one deal (its rules, trump and turned card), live or dead as Game stands.
 
-    __slots__ = ("live", "dead", "by_pips")
+    ``thumbs`` holds the :class:`Thumb` of each (live, then dead), for :func:`thumb`.
+    """
+
+    __slots__ = ("live", "dead", "by_pips", "keep_low", "thumbs")
 
     def __init__(self, rules: Rules, trump: int, turned: int = -1):
         self.live, self.dead = stakes(rules, trump, True, turned), stakes(rules, trump, False, turned)
         self.by_pips = not rules.game_by_ten
+        self.keep_low = keeps_low(rules, trump, turned)
+        self.thumbs = (thumb_tables(self.live, trump, self.keep_low), thumb_tables(self.dead, trump, self.keep_low))
+
+    @classmethod
+    def of(cls, rules: Rules, trump: int, turned: int = -1) -> "Stakes":
+        """``Stakes(rules, trump, turned)``, made once and kept (a search asks for it on every try)."""
+        key = (rules, trump, turned)
+        worth = _WORTH.get(key)
+        if worth is None:
+            worth = _WORTH[key] = cls(rules, trump, turned)
+        if worth is not _WORTH.get(None):  # another deal: the cards picked for the last are not asked again soon
+            for tables in list(Thumb.made):
+                tables.forget()
+            _WORTH[None] = worth
+        return worth
+
+    def decided(self, pips) -> bool:
+        """Whether Game is decided on card values, given each seat's card values captured (``pips``)."""
+        return self.by_pips and core.game_decided(pips)
 
     def now(self, piles) -> tuple[tuple[int, ...], bool]:
         """The stakes in force given the captured ``piles``, and whether Game is decided on card values."""
-        if self.by_pips and core.game_decided([core.pips_of(p) for p in piles]):
+        if self.decided([core.pips_of(p) for p in piles]):
             return self.dead, True
         return self.live, False
+
+
+_WORTH: dict = {}  # Stakes.of's, and under None the last one asked for
 
 
 def keeps_low(rules: Rules, trump: int, turned: int = -1) -> bool:
@@ -95,6 +123,89 @@ def _worth_drawing(top: int, trump: int) -> bool:
     return top >= 0 and (top // 13 == trump or core.pips_of(1 << top) >= 4)
 
 
+class Thumb:
+    """What :func:`thumb` reads for one table of stakes, trump suit and ``keep_low``, asked once.
+
+    The rules of thumb pick "the least useful card" by an order on the cards (first by stake,
+    then trump or not, then rank…). Each order is written here once, as a tuple per card, and
+    kept as one whole number per card that sorts exactly as the tuples do, with the card's index
+    below it: the card a rule picks is then ``min(...) & 63``, and equal tuples go to the lower
+    index, as ``min`` over the cards in index order does. The card an order picks from a set of
+    cards (a mask) is kept once asked (:class:`_Least`): a search asks the same sets again and again.
+    """
+
+    __slots__ = ("stake", "trump", "keep_low", "trumps", "worth", "plain", "low_trump",
+                 "lead_high", "lead_low", "cost_last", "cost", "waste", "__weakref__")
+    made: "weakref.WeakSet[Thumb]" = weakref.WeakSet()  # every Thumb still in use, to forget its picks
+
+    def __init__(self, stake: tuple, trump: int, keep_low: bool):
+        Thumb.made.add(self)
+        self.stake, self.trump, self.keep_low = stake, trump, keep_low
+        self.trumps = tmask = SUIT_MASK[trump]
+        self.low_trump = low_trump = trump * 13
+        self.worth = sum(1 << c for c in range(52) if _worth_drawing(c, trump))  # cards worth drawing
+        self.plain = sum(1 << c for c in range(52) if c // 13 != trump and c % 13 != Rank.TEN)
+
+        def order(key) -> tuple[int, ...]:
+            keys = [key(c) for c in range(52)]
+            rank = {k: i for i, k in enumerate(sorted(set(keys)))}
+            return tuple(rank[k] << 6 | c for c, k in enumerate(keys))
+
+        def least(key) -> _Least:
+            return _Least(order(key))
+
+        def is_trump(c):
+            return tmask >> c & 1 == 1
+
+        # Lead the highest card left of a plain suit: the lowest stake, then the highest rank.
+        self.lead_high = order(lambda c: (stake[c], -(c % 13)))
+        # A low card of no value, not a trump if possible.
+        self.lead_low = least(lambda c: (stake[c], is_trump(c), c % 13))
+        # The cheapest winner: a plain card before a trump, low before high, the trump two kept
+        # back unless the trick is sure; the last to play takes the most it can.
+        self.cost_last = least(lambda c: (is_trump(c), -stake[c], c % 13))
+        self.cost = least(lambda c: (keep_low and c == low_trump, is_trump(c), stake[c], c % 13))
+        # Lose cheaply: no value, no trump, no ten, lowest rank first.
+        self.waste = least(lambda c: (stake[c], keep_low and is_trump(c) and c % 13 <= Rank.FOUR, is_trump(c),
+                                      c % 13 == Rank.TEN, c % 13))
+
+    def forget(self) -> None:
+        """Let go of the cards picked so far (see :class:`_Least`)."""
+        for least in (self.lead_low, self.cost_last, self.cost, self.waste):
+            least.clear()
+
+
+class _Least(dict):
+    """The card of a mask that comes first in one order (``least[mask]``), each mask's worked out once."""
+
+    __slots__ = ("order",)
+    LIMIT = 1 << 13  # masks kept at most (then forgotten all at once)
+
+    def __init__(self, order: tuple[int, ...]):
+        super().__init__()
+        self.order = order
+
+    def __missing__(self, mask: int) -> int:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        card = self[mask] = min(map(self.order.__getitem__, core.bit_list(mask))) & 63
+        return card
+
+
+_THUMBS: dict = {}
+
+
+def thumb_tables(stake: tuple, trump: int, keep_low: bool) -> Thumb:
+    """The :class:`Thumb` of a table of stakes (from :func:`stakes`), a trump suit and ``keep_low``, kept."""
+    key = (id(stake), trump, keep_low)
+    tables = _THUMBS.get(key)
+    if tables is None or tables.stake is not stake:
+        if len(_THUMBS) > 512:  # stakes() keeps its tables; any other caller's are let go
+            _THUMBS.clear()
+        tables = _THUMBS[key] = Thumb(stake, trump, keep_low)
+    return tables
+
+
 def rule_of_thumb(hand: int, legal: int, trick: tuple, trump: int, top: int, gone: int,
                   stake: tuple, last: bool, keep_low: bool) -> tuple[int, str]:
     """The card a rule of thumb plays and the rule's name.
@@ -103,44 +214,42 @@ def rule_of_thumb(hand: int, legal: int, trick: tuple, trump: int, top: int, gon
     ``stake`` comes from :func:`stakes`, ``last`` says nobody plays after this seat, and
     ``keep_low`` that Low goes to whoever captures the trump two.
     """
-    cards = core.bit_list(legal)
-    if len(cards) == 1:
-        return cards[0], "only"
-    tmask = SUIT_MASK[trump]
-    low_trump = trump * 13
+    return thumb(hand, legal, trick, top, gone, last, thumb_tables(stake, trump, keep_low))
+
+
+def thumb(hand: int, legal: int, trick, top: int, gone: int, last: bool, tables: Thumb) -> tuple[int, str]:
+    """:func:`rule_of_thumb` with its stakes, trump and ``keep_low`` read from ``tables``
+    (:func:`thumb_tables`): the rules of thumb themselves, for a caller that plays many cards."""
+    if not legal & (legal - 1):
+        return legal.bit_length() - 1, "only"
     if not trick:
-        if _worth_drawing(top, trump):
-            left = tmask & ~gone
-            if left and hand & (1 << (left.bit_length() - 1)):
+        if top >= 0 and tables.worth >> top & 1:
+            left = tables.trumps & ~gone
+            if left and hand >> (left.bit_length() - 1) & 1:
                 return left.bit_length() - 1, "lead_master"
             # Else the highest card left of a plain suit: only a trump can take it.
-            for c in sorted(cards, key=lambda c: (stake[c], -(c % 13))):
-                suit = c // 13
-                if suit != trump and c % 13 != Rank.TEN and not SUIT_MASK[suit] & ~gone & ~((2 << c) - 1):
-                    return c, "lead_high"
+            high = tables.lead_high
+            best = -1
+            for c in core.bit_list(legal & tables.plain):
+                if not SUIT_MASK[c // 13] & ~gone & ~((2 << c) - 1) and (best < 0 or high[c] < best):
+                    best = high[c]
+            if best >= 0:
+                return best & 63, "lead_high"
         # A low card of no value, not a trump if possible.
-        return min(cards, key=lambda c: (stake[c], c // 13 == trump, c % 13)), "lead_low"
-    best = trick[trick_winner(trick, trump)]
-    at_stake = sum(stake[c] for c in trick)
-    winners = [c for c in cards if beats(c, best, trump)]
+        return tables.lead_low[legal], "lead_low"
+    trump = tables.trump
+    winners = legal & TAKERS[trump][trick[0] if len(trick) == 1 else trick[trick_winner(trick, trump)]]
     if winners:
-        if keep_low and last and (1 << low_trump) & legal and low_trump in winners:
+        low_trump = tables.low_trump
+        if tables.keep_low and last and winners >> low_trump & 1:
             return low_trump, "win_low"
-        fight = _worth_drawing(top, trump)
-        if fight or at_stake > 0:
-            # The cheapest winner: a plain card before a trump, low before high,
-            # the trump two kept back unless the trick is sure.
-            def cost(c):
-                is_trump = c // 13 == trump
-                spare = keep_low and c == low_trump and not last
-                return (spare, is_trump, -stake[c] if last else stake[c], c % 13)
-            return min(winners, key=cost), "fight" if fight else "capture"
+        fight = top >= 0 and tables.worth >> top & 1
+        stake = tables.stake
+        if fight or any(map(stake.__getitem__, trick)):  # stakes are never below 0
+            cost = tables.cost_last if last else tables.cost
+            return cost[winners], "fight" if fight else "capture"
     # Lose cheaply: no value, no trump, no ten, lowest rank first.
-    def waste(c):
-        is_trump = c // 13 == trump
-        precious = keep_low and is_trump and c % 13 <= Rank.FOUR
-        return (stake[c], precious, is_trump, c % 13 == Rank.TEN, c % 13)
-    return min(cards, key=waste), "lose"
+    return tables.waste[legal], "lose"
 
 
 def heuristic_index(hand: int, legal: int, trick: tuple, trump: int, top: int, played: int,
@@ -149,7 +258,7 @@ def heuristic_index(hand: int, legal: int, trick: tuple, trump: int, top: int, p
 
     ``decided`` says Game can no longer change hands on card values (the ``count`` rule).
     """
-    stake, decided = Stakes(rules, trump, turned).now(piles)
+    stake, decided = Stakes.of(rules, trump, turned).now(piles)
     index, rule = rule_of_thumb(hand, legal, trick, trump, top, played | hand, stake,
                                 len(trick) == len(piles) - 1, keeps_low(rules, trump, turned))
     return index, rule, decided, stake

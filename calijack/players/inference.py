@@ -24,11 +24,12 @@ carries the weight.
 from __future__ import annotations
 
 from .. import core
+from ..cards import mask_of
 from ..view import View
-from .heuristic import Stakes, keeps_low, rule_of_thumb
+from .heuristic import Stakes, thumb
 from .worlds import Guess, World
 
-__all__ = ["NOISE", "MIXTURE", "likelihood", "likelihoods"]
+__all__ = ["NOISE", "MIXTURE", "likelihood", "likelihoods", "Reading"]
 
 NOISE = 0.5
 """The model's share of plays made at random instead of by the rules of thumb."""
@@ -51,31 +52,73 @@ def likelihoods(guess: Guess, view: View, noises: tuple[float, ...]) -> tuple[fl
     A share of 1 is a player who picks among its legal cards at random: its likelihood does not
     look at the rules of thumb at all, only at how many cards each play had to choose from.
     """
-    rules = view.rules
-    trump = int(view.trump)
-    turned = view.turned.index if view.turned is not None else -1
-    world = World.start(guess.deal_hands, guess.deal_stock, view.dealer, trump, rules)
-    keep_low, worth = keeps_low(rules, trump, turned), Stakes(rules, trump, turned)
-    n, me = view.players, view.seat
-    played = 0
-    weights = [1.0] * len(noises)
-    for card in view.played:
-        index = card.index
-        trick = world.trick
-        seat = core.play_order(world.leader, n)[len(trick)]
-        if seat != me:
-            hand = world.hands[seat]
-            legal = core.legal_mask(hand, trick[0] if trick else -1, trump, world.void_any)
-            count = bin(legal).count("1")
+    return Reading(view).likelihoods(guess, noises)
+
+
+class Reading:
+    """The other seats' plays in one view, read once for the likelihoods of many guesses.
+
+    Everything about a play but the hand it came from is public (the trick, the exposed card,
+    the cards gone, the stakes), and so is where each hand's draws lie in the stock: the first
+    guess's replay (:func:`calijack.core.play_card`) sets them down, and each guess then only
+    follows the other seats' hands, its own cards coming and going.
+    """
+
+    def __init__(self, view: View):
+        self.view = view
+        self.steps: list | None = None
+
+    def _read(self, guess: Guess) -> list:
+        view = self.view
+        rules, trump, n, me = view.rules, int(view.trump), view.players, view.seat
+        turned = view.turned.index if view.turned is not None else -1
+        world = World.start(guess.deal_hands, guess.deal_stock, view.dealer, trump, rules)
+        worth = Stakes.of(rules, trump, turned)
+        steps = []  # (seat, card, trick, exposed card, cards gone, last, thumb tables), or (seat, stock position) for a draw
+        played = 0
+        tables = None  # the rules of thumb's stakes this trick (the piles change only as a trick ends)
+        for card in view.played:
+            index = card.index
+            trick = world.trick
+            seat = core.play_order(world.leader, n)[len(trick)]
+            if seat != me:
+                if tables is None:
+                    tables = worth.thumbs[worth.decided([core.pips_of(p) for p in world.piles])]
+                steps.append((seat, index, tuple(trick), world.top, played, len(trick) == n - 1, tables))
+            played |= 1 << index
+            drawn = world.drawn
+            world.play(index)
+            for position in range(drawn, world.drawn):  # the draws after the trick, as play_card made them
+                drawer = next(s for s in range(n) if world.received[s] >> world.stock[position] & 1)
+                if drawer != me:
+                    steps.append((drawer, position))
+            if not world.trick:
+                tables = None
+        return steps
+
+    def likelihoods(self, guess: Guess, noises: tuple[float, ...]) -> tuple[float, ...]:
+        """:func:`likelihoods` of ``guess`` (a guess at this view's hidden cards)."""
+        if self.steps is None:
+            self.steps = self._read(guess)
+        trump, void_any = int(self.view.trump), self.view.rules.void_any
+        stock = guess.deal_stock
+        hands = [mask_of(hand) for hand in guess.deal_hands]
+        weights = [1.0] * len(noises)
+        for step in self.steps:
+            if len(step) == 2:
+                seat, position = step
+                hands[seat] |= 1 << stock[position]
+                continue
+            seat, index, trick, top, played, last, tables = step
+            hand = hands[seat]
+            legal = core.legal_mask(hand, trick[0] if trick else -1, trump, void_any)
+            count = legal.bit_count()
             if count > 1:
-                stake, _ = worth.now(world.piles)
-                model, _ = rule_of_thumb(hand, legal, tuple(trick), trump, world.top, played | hand, stake,
-                                         len(trick) == n - 1, keep_low)
+                model, _ = thumb(hand, legal, trick, top, played | hand, last, tables)
                 hit = model == index
                 for i, noise in enumerate(noises):
                     weights[i] *= (1 - noise if hit else 0.0) + noise / count
                 if not any(weights):
                     return tuple(weights)
-        played |= 1 << index
-        world.play(index)
-    return tuple(weights)
+            hands[seat] = hand & ~(1 << index)
+        return tuple(weights)

@@ -66,9 +66,9 @@ import random
 from bisect import bisect_right
 
 from .. import core
-from .inference import likelihoods
+from .inference import Reading
 from .search import rollout
-from .worlds import sample
+from .worlds import Sampler
 
 __all__ = ["search", "UCT_C", "GUESSES", "GUESS_COST", "STEP_COST", "MIN_ITERATIONS", "MAX_ITERATIONS"]
 
@@ -93,17 +93,18 @@ def search(view, me: int, moves, preferred: int, rng: random.Random, budget: int
     pool, cumulative = [], []
     mass = squares = 0.0
     spent = 0
+    sampler, reading = Sampler(view), Reading(view)
     for _ in range(guesses):
-        guess = sample(view, rng)
+        guess = sampler.sample(rng)
         spent += GUESS_COST + replay
-        weight = 1.0 if noise is None else sum(likelihoods(guess, view, noise)) / len(noise)
+        weight = 1.0 if noise is None else sum(reading.likelihoods(guess, noise)) / len(noise)
         if weight:
             pool.append(guess.world)
             mass += weight
             squares += weight * weight
             cumulative.append(mass)
     if not pool:  # no guess fits the model at all: weigh them alike
-        pool.append(sample(view, rng).world)
+        pool.append(sampler.sample(rng).world)
         spent += GUESS_COST
         mass = squares = 1.0
         cumulative = [1.0]

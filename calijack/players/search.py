@@ -27,10 +27,10 @@ from ..text_coach import why_match
 from ..cards import DECK
 from ..view import View
 from .base import Decision, Knowledge
-from .heuristic import Stakes, keeps_low, rule_of_thumb, stakes
+from .heuristic import Stakes, keeps_low, rule_of_thumb, stakes, thumb
 from .equity import TIE, MatchObjective, near_target
 from .solver import Solver, utility
-from .worlds import World, sample
+from .worlds import Sampler, World
 
 __all__ = ["SearchPlayer", "DEFAULT_SAMPLES"]
 
@@ -47,35 +47,44 @@ def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.
     ``until``: stop, and return ``None``, at the first trick's start with the stock gone and ``until``
     tricks or fewer left (the caller then solves the rest exactly); 0 plays to the end.
     """
-    n, trump = world.n, world.trump
-    keep_low = keeps_low(rules, trump, turned)
-    worth = Stakes(rules, trump, turned)
+    n, trump, void_any, draws = world.n, world.trump, world.void_any, world.draws
+    worth = Stakes.of(rules, trump, turned)
+    # The world's lists change in place; its counters are kept here and written back at the end.
+    hands, trick, piles, received, stock = world.hands, world.trick, world.piles, world.received, world.stock
+    leader, drawn, done = world.leader, world.drawn, world.done
     played = 0
-    for pile in world.piles:
+    for pile in piles:
         played |= pile
-    for card in world.trick:
+    for card in trick:
         played |= 1 << card
     rand = rng.random
-    decided = False
-    end = max(world.draws, world.tricks - until) if until else world.tricks
-    while world.done < end:
-        if not decided:  # once Game is decided on card values it stays decided
-            stake, decided = worth.now(world.piles)
-        top = world.top
-        for _ in range(n - len(world.trick)):
-            seat = core.play_order(world.leader, n)[len(world.trick)]
-            hand = world.hands[seat]
-            trick = world.trick
-            legal = core.legal_mask(hand, trick[0] if trick else -1, trump, world.void_any)
-            share = epsilon if their_epsilon is None or seat == me else their_epsilon
+    shares = [epsilon if their_epsilon is None or seat == me else their_epsilon for seat in range(n)]
+    legal_mask, play_card, bit_list = core.legal_mask, core.play_card, core.bit_list
+    pips = [core.pips_of(pile) for pile in piles]
+    decided = worth.decided(pips)  # once Game is decided on card values it stays decided
+    tables = worth.thumbs[decided]
+    end = max(draws, world.tricks - until) if until else world.tricks
+    while done < end:
+        top = stock[drawn] if done < draws else -1
+        order = core.play_order(leader, n)
+        for position in range(len(trick), n):  # the trick to its end: core.play_card settles it
+            seat = order[position]
+            hand = hands[seat]
+            legal = legal_mask(hand, trick[0] if position else -1, trump, void_any)
+            share = shares[seat]
             if share and rand() < share:
-                cards = core.bit_list(legal)
+                cards = bit_list(legal)
                 card = cards[int(rand() * len(cards))]
             else:
-                card, _ = rule_of_thumb(hand, legal, tuple(trick), trump, top, played | hand,
-                                        stake, len(trick) == n - 1, keep_low)
+                card = thumb(hand, legal, trick, top, played | hand, position == n - 1, tables)[0]
             played |= 1 << card
-            world.play(card)
+            leader, drawn = play_card(card, hands, trick, leader, trump, piles, received, stock, drawn)
+        done += 1
+        if not decided:  # the trick's winner leads next: only its card values changed
+            pips[leader] = core.pips_of(piles[leader])
+            decided = worth.decided(pips)
+            tables = worth.thumbs[decided]
+    world.leader, world.drawn, world.done = leader, drawn, done
     if world.done < world.tricks:
         return None
     points, pips = core.award_points(rules, trump, dealer, world.piles, world.received, turned)
@@ -162,8 +171,9 @@ class SearchPlayer:
         turned = view.turned.index if view.turned is not None else -1
         totals = dict.fromkeys(moves, 0)
         count = 0
+        sampler = Sampler(view)
         while not self._enough(count, start):
-            world = sample(view, rng).world
+            world = sampler.sample(rng).world
             seed = rng.getrandbits(64)  # an int: random.Random(float) differs between Python versions
             for card in moves:
                 child = world.copy()
@@ -188,8 +198,9 @@ class SearchPlayer:
         count = 0
         worlds = []
         exact = k.players == 2  # two players: the unseen cards are exactly the other hand
+        sampler = Sampler(view)
         while True:
-            world = sample(view, rng).world
+            world = sampler.sample(rng).world
             solver = Solver(rules, view.dealer, turned, k.seat, tiebreak=False, score=score)
             values = solver.values(world)
             for card in moves:

@@ -18,7 +18,7 @@ from ..cards import DECK
 from ..state import Deal, State
 from ..view import View
 
-__all__ = ["World", "Guess", "sample", "sample_state"]
+__all__ = ["World", "Guess", "Sampler", "sample", "sample_state"]
 
 
 class World:
@@ -69,6 +69,21 @@ class World:
                                                  self.piles, self.received, self.stock, self.drawn)
         if not self.trick:
             self.done += 1
+
+    def replay(self, cards) -> bool:
+        """Play card indices in turn, as :meth:`play` does; whether each was legal when played."""
+        hands, trick, piles, received, stock = self.hands, self.trick, self.piles, self.received, self.stock
+        leader, drawn, done, n, trump, void_any = self.leader, self.drawn, self.done, self.n, self.trump, self.void_any
+        ok = True
+        for card in cards:
+            if ok and not core.legal_mask(hands[core.play_order(leader, n)[len(trick)]], trick[0] if trick else -1,
+                                          trump, void_any) >> card & 1:
+                ok = False
+            leader, drawn = core.play_card(card, hands, trick, leader, trump, piles, received, stock, drawn)
+            if not trick:
+                done += 1
+        self.leader, self.drawn, self.done = leader, drawn, done
+        return ok
 
     @property
     def top(self) -> int:
@@ -134,44 +149,59 @@ def _analyse(view: View):
     me = view.seat
     own = [c for c, _ in plays_by[me]] + [c.index for c in view.hand]
     initial[me] = [c for c in own if not fixed_draws[me] >> c & 1]
-    return seats, stock, initial, trump, void_any
+    return seats, stock, initial, trump
+
+
+class Sampler:
+    """Guesses at one view's hidden cards: what the view says about them is worked out once, for
+    a search that makes many guesses (``Sampler(view).sample(rng)`` is :func:`sample`)."""
+
+    def __init__(self, view: View):
+        self.view = view
+        seats, self.stock, self.initial, self.trump = _analyse(view)
+        self.seats = seats
+        n, me = view.players, view.seat
+        self.unseen = [c.index for c in view.unseen]
+        self.drawn = min(len(view.tricks), view.rules.draws) * n
+        self.others = others = [s for s in range(n) if s != me]
+        self.played = [c.index for c in view.played]
+        # A hidden card was in its hand at least since the latest unknown slot: any void shown
+        # from then on rules its suit out.
+        self.banned = banned = {}
+        for s in others:
+            latest = max(a for a, _ in seats[s].slots) if seats[s].slots else 0
+            mask = 0
+            for j, suits in seats[s].voids:
+                if j >= latest:
+                    mask |= suits
+            banned[s] = mask
+
+    def sample(self, rng: random.Random, tries: int = 30) -> Guess:
+        """One world consistent with the view (retrying until every past play checks as legal)."""
+        guess = None
+        for _ in range(tries):
+            guess = _attempt(self, rng, self.seats, self.banned)
+            if guess is not None and guess.consistent:
+                return guess
+        if guess is None:  # no split fits the voids: drop them rather than fail
+            loose = [_Seat(s.slots, s.placed, s.hidden, []) for s in self.seats]
+            guess = _attempt(self, rng, loose, {s: 0 for s in self.others})
+        return guess
 
 
 def sample(view: View, rng: random.Random, tries: int = 30) -> Guess:
     """One world consistent with ``view`` (retrying until every past play checks as legal)."""
-    seats, stock, initial, trump, void_any = _analyse(view)
-    n, rules, me = view.players, view.rules, view.seat
-    unseen = [c.index for c in view.unseen]
-    drawn = min(len(view.tricks), rules.draws) * n
-    others = [s for s in range(n) if s != me]
-    # A hidden card was in its hand at least since the latest unknown slot: any void shown
-    # from then on rules its suit out.
-    banned = {}
-    for s in others:
-        latest = max(a for a, _ in seats[s].slots) if seats[s].slots else 0
-        mask = 0
-        for j, suits in seats[s].voids:
-            if j >= latest:
-                mask |= suits
-        banned[s] = mask
-    guess = None
-    for _ in range(tries):
-        guess = _attempt(view, rng, seats, stock, initial, trump, void_any, unseen, drawn, others, banned)
-        if guess is not None and guess.consistent:
-            return guess
-    if guess is None:  # no split fits the voids: drop them rather than fail
-        loose = [_Seat(s.slots, s.placed, s.hidden, []) for s in seats]
-        guess = _attempt(view, rng, loose, stock, initial, trump, void_any, unseen, drawn, others,
-                         {s: 0 for s in others})
-    return guess
+    return Sampler(view).sample(rng, tries)
 
 
-def _attempt(view, rng, seats, stock, initial, trump, void_any, unseen, drawn, others, banned):
+def _attempt(sampler: Sampler, rng, seats, banned):
+    view, stock, initial, trump, others = sampler.view, sampler.stock, sampler.initial, sampler.trump, sampler.others
     n, rules = view.players, view.rules
-    pool = unseen[:]
+    pool = sampler.unseen[:]
     rng.shuffle(pool)
     hidden = {}
-    order = sorted(others, key=lambda s: (-sum(1 for c in pool if (1 << c) & banned[s]), s))
+    order = others if len(others) == 1 else sorted(
+        others, key=lambda s: (-sum(1 for c in pool if (1 << c) & banned[s]), s))
     for s in order:
         fits = [c for c in pool if not (1 << c) & banned[s]]
         if len(fits) < seats[s].hidden:
@@ -187,7 +217,7 @@ def _attempt(view, rng, seats, stock, initial, trump, void_any, unseen, drawn, o
     for s in others:
         if not _fill(seats[s], hidden[s], hands[s], stock_cards, rng):
             return None
-    rest = drawn
+    rest = sampler.drawn
     if view.stock_top is not None:
         stock_cards[rest] = view.stock_top.index
         rest += 1
@@ -197,7 +227,8 @@ def _attempt(view, rng, seats, stock, initial, trump, void_any, unseen, drawn, o
     for card in pool:
         stock_cards[rest] = card
         rest += 1
-    world, ok = _replay(view, hands, stock_cards, trump)
+    world = World.start(hands, stock_cards, view.dealer, trump, rules)
+    ok = world.replay(sampler.played)
     return Guess(world, tuple(tuple(h) for h in hands), tuple(stock_cards), ok)
 
 
@@ -227,16 +258,6 @@ def _fill(seat: _Seat, hidden: list, hand: list, stock_cards: list, rng) -> bool
         else:
             stock_cards[pos] = card
     return True
-
-
-def _replay(view: View, hands: list, stock_cards: list, trump: int):
-    world = World.start(hands, stock_cards, view.dealer, trump, view.rules)
-    ok = True
-    for card in view.played:
-        if not world.legal() >> card.index & 1:
-            ok = False
-        world.play(card.index)
-    return world, ok
 
 
 def sample_state(view: View, rng: random.Random) -> State:
