@@ -41,6 +41,10 @@ LITE = BOOK_HTML / "lite"
 
 def open_lesson(page, book_site, lesson: str) -> list[str]:
     """Open a lesson page; return the URLs it requested (none of the live site's)."""
+    # The page before goes first: a live lesson it held may still be making its copy of Python
+    # (lite/kernel/keep.mjs, which fetches the interpreter), and what that fetches while the
+    # next page loads is not the next page's.
+    page.goto("about:blank")
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
     page.goto(book_site.url_for(f"notebooks/{lesson}.html"), wait_until="load")
