@@ -136,10 +136,14 @@ def lazy_images(body: str, sizes: dict[str, tuple[int, int]]) -> str:
     return IMG.sub(lazy, body)
 
 
-def _image_sizes(app) -> dict[str, tuple[int, int]]:
-    """``{name in _images: (width, height)}`` of the PNGs the builder copies (from their sources)."""
+def _image_sizes(app, body: str) -> dict[str, tuple[int, int]]:
+    """``{name in _images: (width, height)}`` of the PNGs the builder copies that ``body`` shows
+    (read from their sources: each page reads only its own pictures' headers)."""
+    shown = {match.group("src").rsplit("/", 1)[-1] for match in SRC.finditer(body)}
     sizes = {}
     for source, name in getattr(app.builder, "images", {}).items():
+        if name not in shown:
+            continue
         size = png_size(Path(app.srcdir, source))
         if size:
             sizes[name] = size
@@ -211,7 +215,7 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
             context["metatags"] = (context.get("metatags", "")
                                    + f'\n<meta name="description" content="{html.escape(description)}" />')
     if "<img" in body:
-        body = context["body"] = lazy_images(body, _image_sizes(app))
+        body = context["body"] = lazy_images(body, _image_sizes(app, body))
     scripts = context.get("script_files") or []
     states = [js for js in scripts if getattr(js, "attributes", {}).get("type") == STATE_TYPE]
     if not states:

@@ -23,7 +23,7 @@ from ..state import State
 from . import quiz
 
 __all__ = ["LEGAL_PLAY_PAGE", "NAMES", "OPPONENT", "YOU", "position", "legal_play_positions",
-           "legal_play_checks", "DRAWING_PAGE", "DRAWING_SEED", "drawing_deal", "drawing_positions",
+           "legal_play_checks", "DRAWING_PAGE", "DRAWING_SEED", "DRAWING_NAMES", "drawing_deal", "drawing_positions",
            "drawing_checks"]
 
 LEGAL_PLAY_PAGE = "book/03_legal_play"
