@@ -8,7 +8,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from calijack import Card, Deal, Rank, Rules
+from calijack import Card, Deal, Rank, Rules, Suit
+from calijack import text_hints as hints
 from calijack.core import award_points, bit_list, game_decided, game_winner, pips_of
 from calijack.players import (PLAYERS, Decision, PlayerError, get_player, play_deal, sample_state)
 from calijack.players.drive import fast_deal
@@ -181,6 +182,28 @@ def test_heuristic_captures_low_with_the_trump_two():
     decision = get_player("heuristic").choose(state.view(1), random.Random(0))
     assert decision.card == Card.parse("2H")
     assert "Low" in decision.reason
+
+
+def test_heuristic_leads_its_trump_when_no_opponent_can_hold_a_higher_one():
+    # Hearts are trump and the exposed card is their ace: the king in seat 0's hand is the
+    # highest trump an opponent could hold, so leading it wins the trick and draws the ace.
+    state = _deal_with(["KH", "4C", "5D", "6D", "7D", "8D"], ["QC", "3C", "2S", "3S", "4S", "5S"], "AH")
+    decision = get_player("heuristic").choose(state.view(0), random.Random(0))
+    assert decision.card == Card.parse("KH")
+    assert decision.reason == hints.why_lead_master(Card.parse("KH"), Card.parse("AH"), Suit.HEARTS)
+    # With the queen instead, the king may be in the opponent's hand: no lead of the queen.
+    state = _deal_with(["QH", "4C", "5D", "6D", "7D", "8D"], ["QC", "3C", "2S", "3S", "4S", "5S"], "AH")
+    assert get_player("heuristic").choose(state.view(0), random.Random(0)).card != Card.parse("QH")
+
+
+def test_casual_leads_the_highest_trump_left_in_real_deals():
+    # The rule once never fired: it counted the seat's own trumps as gone (0 of 15,600 plays).
+    reasons = []
+    for seed in range(30):
+        play_deal(Deal.random(random.Random(seed)), [get_player("casual")] * 2, seed,
+                  on_decision=lambda state, seat, decision, *_: reasons.append(decision.reason))
+    assert len(reasons) > 30 * 12
+    assert sum(", the highest trump left, to draw" in r for r in reasons) >= 5
 
 
 def test_random_player_is_uniform_over_legal_cards():

@@ -28,12 +28,13 @@ def _spelled_out(hand, legal, trick, trump, top, gone, stake, last, keep_low):
     low_trump = trump * 13
     if not trick:
         if worth_drawing(top):
-            left = tmask & ~gone
-            if left and hand & (1 << (left.bit_length() - 1)):
-                return left.bit_length() - 1, "lead_master"
+            unseen = [c for c in range(52) if not (gone | hand) >> c & 1 and c != top]  # an opponent may hold
+            mine = [c for c in core.bit_list(hand) if c // 13 == trump]
+            if mine and all(c < max(mine) for c in unseen if c // 13 == trump):
+                return max(mine), "lead_master"
             for c in sorted(cards, key=lambda c: (stake[c], -(c % 13))):
                 suit = c // 13
-                if suit != trump and c % 13 != Rank.TEN and not SUIT_MASK[suit] & ~gone & ~((2 << c) - 1):
+                if suit != trump and c % 13 != Rank.TEN and not any(u // 13 == suit and u > c for u in unseen):
                     return c, "lead_high"
         return min(cards, key=lambda c: (stake[c], c // 13 == trump, c % 13)), "lead_low"
     best = trick[core.trick_winner(trick, trump)]
@@ -77,10 +78,13 @@ def test_the_tabled_rules_of_thumb_pick_what_the_spelled_out_ones_pick(rules):
         for c in trick:
             gone |= 1 << c
         top = rng.choice([-1, deck[10], deck[11]])
-        if rng.random() < 0.3:  # the master trump in hand, and not in ``gone`` (else lead_master never applies)
+        if rng.random() < 0.3:  # the highest trump not played in hand (and so in ``gone``, as callers pass it)
             left = SUIT_MASK[trump] & ~gone
             if left:
                 hand |= 1 << (left.bit_length() - 1)
+                gone |= hand
+        if rng.random() < 0.1:  # ``gone`` without the hand: the rules read the same
+            gone &= ~hand
         legal = core.legal_mask(hand, trick[0] if trick else -1, trump, rules.void_any)
         last = rng.random() < 0.5
         args = (hand, legal, trick, trump, top, gone, stake, last, keep_low)

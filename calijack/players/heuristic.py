@@ -224,14 +224,16 @@ def thumb(hand: int, legal: int, trick, top: int, gone: int, last: bool, tables:
         return legal.bit_length() - 1, "only"
     if not trick:
         if top >= 0 and tables.worth >> top & 1:
-            left = tables.trumps & ~gone
-            if left and hand >> (left.bit_length() - 1) & 1:
-                return left.bit_length() - 1, "lead_master"
+            # The cards an opponent may hold: not gone, not this seat's, not the exposed card.
+            theirs = ~(gone | hand | 1 << top)
+            mine = tables.trumps & hand
+            if mine and (tables.trumps & theirs).bit_length() < mine.bit_length():
+                return mine.bit_length() - 1, "lead_master"  # no opponent holds a higher trump
             # Else the highest card left of a plain suit: only a trump can take it.
             high = tables.lead_high
             best = -1
             for c in core.bit_list(legal & tables.plain):
-                if not SUIT_MASK[c // 13] & ~gone & ~((2 << c) - 1) and (best < 0 or high[c] < best):
+                if not SUIT_MASK[c // 13] & theirs & ~((2 << c) - 1) and (best < 0 or high[c] < best):
                     best = high[c]
             if best >= 0:
                 return best & 63, "lead_high"
