@@ -200,3 +200,18 @@ def test_a_reading_weighs_each_guess_as_replaying_the_deal_does(options):
                     checked += 1
             state = state.play(rng.choice(state.legal_cards()))
     assert checked > 20
+
+
+def test_the_kept_stakes_are_bounded(monkeypatch):
+    # One Stakes per rules, trump and turned card: a simulation over many rule sets must not grow
+    # the cache without end, and a deal asked for again still gets its own stakes.
+    monkeypatch.setattr(heuristic, "KEPT", 5)
+    monkeypatch.setattr(heuristic, "_WORTH", {})
+    monkeypatch.setattr(heuristic, "_STAKES", {})
+    for rules in RULES:
+        for trump in range(4):
+            for turned in (-1, trump * 13 + 9):
+                worth = Stakes.of(rules, trump, turned)
+                assert Stakes.of(rules, trump, turned) is worth
+                assert worth.live == stakes(rules, trump, True, turned)
+                assert len(heuristic._WORTH) <= 5 and len(heuristic._STAKES) <= 5

@@ -65,6 +65,8 @@ def stakes(rules: Rules, trump: int, pips_live: bool, turned: int = -1) -> tuple
     key = (rules, trump, pips_live, turned)
     table = _STAKES.get(key)
     if table is None:
+        if len(_STAKES) >= KEPT:
+            _STAKES.clear()
         capture = core.capture_mask(rules, trump, turned)
         by_pips = pips_live and not rules.game_by_ten
         table = _STAKES[key] = tuple((POINT_STAKE if capture >> i & 1 else 0)
@@ -92,11 +94,13 @@ class Stakes:
         key = (rules, trump, turned)
         worth = _WORTH.get(key)
         if worth is None:
+            if len(_WORTH) >= KEPT:  # a simulation over many rule sets: start again
+                _WORTH.clear()
             worth = _WORTH[key] = cls(rules, trump, turned)
-        if worth is not _WORTH.get(None):  # another deal: the cards picked for the last are not asked again soon
+        if worth is not _LAST[0]:  # another deal: the cards picked for the last are not asked again soon
             for tables in list(Thumb.made):
                 tables.forget()
-            _WORTH[None] = worth
+            _LAST[0] = worth
         return worth
 
     def decided(self, pips) -> bool:
@@ -110,7 +114,9 @@ class Stakes:
         return self.live, False
 
 
-_WORTH: dict = {}  # Stakes.of's, and under None the last one asked for
+KEPT = 512  # Stakes kept at most (one per rules, trump and turned card), and tables of stakes
+_WORTH: dict = {}  # Stakes.of's
+_LAST: list = [None]  # the Stakes asked for last
 
 
 def keeps_low(rules: Rules, trump: int, turned: int = -1) -> bool:
