@@ -16,7 +16,8 @@ by it, by the test suite and by the Practice chapter's hidden asserts::
 
     python -m calijack.puzzles find [--per-stage 6] [--first-seed 0]   # search seeds, write the file
     python -m calijack.puzzles find --stage endgame --file part.json    # one stage (stages are independent)
-    python -m calijack.puzzles check                                    # re-derive and re-check every puzzle
+    python -m calijack.puzzles check                                    # re-check every puzzle
+    python -m calijack.puzzles freeze                                   # keep the engine's ratings anew
 
 The file also keeps each puzzle's rating (every card's value and what it leads to), so a
 lesson shows a puzzle at once, even in the browser; every check recomputes the rating and
@@ -155,6 +156,17 @@ def derive(seed: int, plays: int) -> State:
     return state
 
 
+def from_its_seed(puzzle: Puzzle) -> bool:
+    """Whether the puzzle's record deals the cards of its seed's deal (:func:`derive`'s).
+
+    The plays up to the position are the record's own: the heuristic players made them when
+    the puzzle was found, and a later change to those players (``lead_master``, issue 33) must
+    not move a puzzle a learner has already solved.
+    """
+    dealt = deal_record(_deal_for(puzzle.seed).start())
+    return {**puzzle.record, "plays": []} == dealt and len(puzzle.record["plays"]) == puzzle.plays
+
+
 def theme(state: State, rating: Rating, answer: str) -> str:
     """What a puzzle turns on, against the runner-up: "fight" (the answer wins the trick, the
     runner-up does not), "let_go" (the other way round), or "count" (the trick goes the same
@@ -278,9 +290,8 @@ def main(argv=None) -> int:
     failures = 0
     for puzzle in load(args.file):
         ok, line = check(puzzle)
-        again = derive(puzzle.seed, puzzle.plays)
-        if deal_record(again) != puzzle.record:
-            ok, line = False, f"puzzle {puzzle.number}: seed {puzzle.seed} no longer gives this position"
+        if not from_its_seed(puzzle):
+            ok, line = False, f"puzzle {puzzle.number}: its record does not deal seed {puzzle.seed}'s cards"
         failures += not ok
         print(("ok   " if ok else "FAIL ") + line)
     return 1 if failures else 0
