@@ -64,6 +64,12 @@ def readme_table(data: dict | None = None) -> str:
         lines.append(f"| {label.get(row.upper, row.upper)} | {label.get(row.lower, row.lower)} | "
                      f"{row.mean:+.2f} ({row.low:+.2f} to {row.high:+.2f}) | {row.pairs} | "
                      + (f"{t['p50']:.1f} / {t['p95']:.1f} |" if t else "– |"))
+    for ref in data.get("reference", {}).get("rows", []):  # against OpenSpiel's ISMCTS, timed in the same run
+        low, high = ref["ci95"]
+        ours, theirs = ref["expert_ms"], ref["ismcts_ms"]
+        lines.append(f"| {label['expert']} | ISMCTS-{ref['sims']} (OpenSpiel) | {ref['mean']:+.2f} ({low:+.2f} to "
+                     f"{high:+.2f}) | {ref['pairs']} | {ours['p50']:.1f} / {ours['p95']:.1f} (ISMCTS: "
+                     f"{theirs['p50']:.0f} / {theirs['p95']:.0f}) |")
     return "\n".join(lines)
 
 
