@@ -175,7 +175,7 @@ class ExpertPlayer(SearchPlayer):
         while count < LATE_MAX and (count < LATE_MIN or nodes < self.solve_budget):
             guess = sampler.sample(rng)
             rng.getrandbits(64)  # drawn for every guess, as the search does (a try's seed)
-            weight = 1.0 if self.noise is None else sum(reading.likelihoods(guess, self.noise)) / len(self.noise)
+            weight = reading.weight(guess, self.noise)
             count += 1
             solver = Solver(rules, view.dealer, turned, k.seat, tiebreak=False)
             values = solver.values(guess.world)
@@ -227,7 +227,7 @@ class ExpertPlayer(SearchPlayer):
             for _ in range(guesses):
                 guess = sampler.sample(rng)
                 seed = rng.getrandbits(64)
-                weight = 1.0 if self.noise is None else sum(reading.likelihoods(guess, self.noise)) / len(self.noise)
+                weight = reading.weight(guess, self.noise)
                 count += 1
                 if not weight:
                     continue
@@ -285,7 +285,7 @@ class ExpertPlayer(SearchPlayer):
         while count < self.max_samples and (count == 0 or spent < budget):
             guess = sampler.sample(rng)
             seed = rng.getrandbits(64)
-            weight = 1.0 if self.noise is None else sum(reading.likelihoods(guess, self.noise)) / len(self.noise)
+            weight = reading.weight(guess, self.noise)
             count += 1
             spent += fixed
             if not weight:

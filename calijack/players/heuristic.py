@@ -206,7 +206,7 @@ def thumb_tables(stake: tuple, trump: int, keep_low: bool) -> Thumb:
     key = (id(stake), trump, keep_low)
     tables = _THUMBS.get(key)
     if tables is None or tables.stake is not stake:
-        if len(_THUMBS) > 512:  # stakes() keeps its tables; any other caller's are let go
+        if len(_THUMBS) > KEPT:  # stakes() keeps its tables; any other caller's are let go
             _THUMBS.clear()
         tables = _THUMBS[key] = Thumb(stake, trump, keep_low)
     return tables

@@ -96,6 +96,11 @@ class Reading:
                 tables = None
         return steps
 
+    def weight(self, guess: Guess, noises: tuple[float, ...] | None) -> float:
+        """The weight a search gives ``guess``: the mean of its :meth:`likelihoods` over ``noises``,
+        or 1 when the opponent's plays are not read (``noises`` is ``None``)."""
+        return 1.0 if noises is None else sum(self.likelihoods(guess, noises)) / len(noises)
+
     def likelihoods(self, guess: Guess, noises: tuple[float, ...]) -> tuple[float, ...]:
         """:func:`likelihoods` of ``guess`` (a guess at this view's hidden cards)."""
         if self.steps is None:

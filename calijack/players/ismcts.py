@@ -97,7 +97,7 @@ def search(view, me: int, moves, preferred: int, rng: random.Random, budget: int
     for _ in range(guesses):
         guess = sampler.sample(rng)
         spent += GUESS_COST + replay
-        weight = 1.0 if noise is None else sum(reading.likelihoods(guess, noise)) / len(noise)
+        weight = reading.weight(guess, noise)
         if weight:
             pool.append(guess.world)
             mass += weight
