@@ -1,6 +1,7 @@
 """How often the coach's verdicts are wrong: the review against a reference of 20× the guesses; prints numbers.
 
     nice -n 10 .venv/bin/python bench/coach_accuracy.py [--deals 8] [--samples 100] [--factor 20] [--z 1.96 1.0]
+        [--extra 4 32] [--more 1.0 2.0] [--seed 33] [--jobs 2]
 
 Deal ``i`` is ``Deal.random(random.Random(f"coach-accuracy/{seed}/{i}"))`` (deals the project
 never used), played to its end by two of the sandbox's kinds of opponent (random, Beginner,
@@ -9,15 +10,20 @@ values are estimated (the stock not yet gone) is rated three ways from the same 
 
 - **old**: the coach before issue 33, ``samples`` guesses, a mistake when the loss is ½ point
   or more on the estimate;
-- **new** (one row per ``--z``): :func:`calijack.review.rate` with the card played, more
-  guesses while the verdict is unclear (up to ``EXTRA`` × ``samples``), a mistake only when
-  clearly so (the loss less ``z`` standard errors is still ½ point);
+- **new** (one row per ``--z``, ``--extra`` and ``--more``): :func:`calijack.review.rate` with
+  the card played, more guesses while the verdict is unclear (the loss plus or minus ``--more``
+  standard errors holds ½ point; by default :data:`calijack.review.Z_MORE`), up to ``--extra``
+  × ``samples`` (by default :data:`calijack.review.EXTRA`), a mistake only when clearly so (the
+  loss less ``z`` standard errors is still ½ point); its row is named ``z<z>``, with
+  ``x<extra>`` and ``m<more>`` where those are not the defaults;
 - **reference**: ``factor`` × ``samples`` guesses from another generator; a play is a
   mistake when its loss is ½ point or more.
 
 Printed per coach: marks, marks the reference agrees with, **false alarms** (marked, the
 reference says sound; share of the plays), **misses** (the reference's mistakes not marked;
-share of them), plays too close to call, the **mean loss of the coach's best card** under the
+share of them, and how many of those were said to be too close to call), plays too close to
+call, the same two counts on the plays **the reference is sure of** (its loss one of its own
+standard errors clear of ½ point), the **mean loss of the coach's best card** under the
 reference's values, the guesses drawn per play, and processor seconds. Results go to
 ``bench/out/coach_accuracy.json``.
 """
@@ -37,7 +43,7 @@ sys.path[:0] = [str(ROOT)]
 
 from calijack import Deal  # noqa: E402
 from calijack.players import get_player, play_deal  # noqa: E402
-from calijack.review import EXTRA, MISTAKE, _play_rng, exact_position, rate  # noqa: E402
+from calijack.review import EXTRA, MISTAKE, Z_MORE, _play_rng, exact_position, rate  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 KINDS = ("random", "beginner", "heuristic")
@@ -55,7 +61,7 @@ def _ref_loss(values: dict, card) -> float:
 
 
 def _job(job):
-    seed, index, samples, factor, zs = job
+    seed, index, samples, factor, zs, extras, mores = job
     state = _deal(seed, index)
     walk = state.deal.start()
     rows = []
@@ -67,24 +73,35 @@ def _job(job):
             row = {"deal": index, "play": k, "card": card.code,
                    "old": {"mistake": old.loss(card) >= MISTAKE, "best": old.best[0].code,
                            "samples": old.samples, "cpu": old_cpu}}
-            for z in zs:
+            for z, extra, more in _variants(zs, extras, mores):
                 cpu = time.process_time()
-                new = rate(walk, samples, _play_rng(seed, k), played=card, max_samples=EXTRA * samples, z=z)
+                new = rate(walk, samples, _play_rng(seed, k), played=card, max_samples=extra * samples, z_more=more)
                 verdict = new.verdict(card, z)
-                row[f"z{z}"] = {"mistake": verdict == "mistake", "close": verdict == "too close",
+                row[_coach(z, extra, more)] = {"mistake": verdict == "mistake", "close": verdict == "too close",
                                 "best": new.best[0].code, "samples": new.samples,
                                 "cpu": time.process_time() - cpu}
             ref = rate(walk, factor * samples, random.Random(f"coach-accuracy/reference/{seed}/{index}/{k}"))
             row["ref"] = {c.code: v for c, v in ref.values.items()}
+            row["ref_se"] = ref.stderr(card)  # the reference's own uncertainty about the card's loss
             rows.append(row)
         walk = walk.play(card)
     return rows
+
+
+def _variants(zs, extras, mores):
+    return [(z, extra, more) for z in zs for extra in extras for more in mores]
+
+
+def _coach(z: float, extra: int, more: float) -> str:
+    # A row's key: "z1.0" at the default cap (EXTRA) and band (Z_MORE), "z1.0x8m2.0" else.
+    return f"z{z}" + ("" if extra == EXTRA else f"x{extra}") + ("" if more == Z_MORE else f"m{more}")
 
 
 def summary(rows: list, coach: str) -> dict:
     """The figures of one coach (``"old"`` or ``"z<z>"``) against the reference."""
     plays = len(rows)
     marks = agreed = false = missed = close = ref_mistakes = 0
+    clear_wrong = clear_missed = clear_right = clear_false = missed_close = 0
     best_loss = 0.0
     guesses = cpu = 0.0
     for row in rows:
@@ -96,6 +113,16 @@ def summary(rows: list, coach: str) -> dict:
         false += mine["mistake"] and not wrong
         missed += wrong and not mine["mistake"]
         close += mine.get("close", False)
+        missed_close += wrong and mine.get("close", False)
+        # Plays the reference itself is sure of (its loss one standard error clear of the line):
+        if "ref_se" in row:
+            loss, se = _ref_loss(ref, row["card"]), row["ref_se"]
+            if loss - se >= MISTAKE:
+                clear_wrong += 1
+                clear_missed += not mine["mistake"]
+            elif loss + se < MISTAKE:
+                clear_right += 1
+                clear_false += mine["mistake"]
         best_loss += _ref_loss(ref, mine["best"])
         guesses += mine["samples"]
         cpu += mine["cpu"]
@@ -103,6 +130,9 @@ def summary(rows: list, coach: str) -> dict:
             "false_alarm_share": round(false / plays, 4) if plays else None,
             "reference_mistakes": ref_mistakes, "missed": missed,
             "missed_share": round(missed / ref_mistakes, 4) if ref_mistakes else None,
+            "missed_too_close": missed_close,
+            "reference_sure": {"mistakes": clear_wrong, "missed": clear_missed, "sound": clear_right,
+                               "false_alarms": clear_false},
             "too_close": close, "best_card_mean_loss": round(best_loss / plays, 4) if plays else None,
             "guesses_per_play": round(guesses / plays, 1) if plays else None,
             "cpu_seconds": round(cpu, 1)}
@@ -113,15 +143,20 @@ def main(argv=None) -> int:
     parser.add_argument("--deals", type=int, default=8)
     parser.add_argument("--samples", type=int, default=100)
     parser.add_argument("--factor", type=int, default=20, help="the reference's guesses, as a multiple of --samples")
-    parser.add_argument("--z", type=float, nargs="+", default=[1.96], help="the new coach's z (one row each)")
+    parser.add_argument("--z", type=float, nargs="+", default=[1.0], help="the new coach's z (one row each)")
+    parser.add_argument("--extra", type=int, nargs="+", default=[EXTRA],
+                        help=f"the new coach's cap on guesses, as a multiple of --samples (one row each; default {EXTRA})")
+    parser.add_argument("--more", type=float, nargs="+", default=[Z_MORE],
+                        help=f"the new coach draws more guesses while the loss plus or minus this many standard "
+                             f"errors holds the half point (one row each; default {Z_MORE})")
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores; "
-          f"{args.deals} deals, coach {args.samples} guesses (up to {EXTRA * args.samples}), "
+          f"{args.deals} deals, coach {args.samples} guesses (up to {' or '.join(str(x * args.samples) for x in args.extra)}), "
           f"reference {args.factor * args.samples}", flush=True)
     start = time.time()
-    jobs = [(args.seed, i, args.samples, args.factor, args.z) for i in range(args.deals)]
+    jobs = [(args.seed, i, args.samples, args.factor, args.z, args.extra, args.more) for i in range(args.deals)]
     rows = []
     if args.jobs > 1:
         import multiprocessing
@@ -141,13 +176,16 @@ def main(argv=None) -> int:
 
 def _write(args, rows: list, start: float, final: bool = True) -> None:
     report = {"seed": args.seed, "deals": args.deals, "samples": args.samples, "factor": args.factor,
+              "extra": args.extra, "more": args.more,
               "load_average": [round(x, 2) for x in os.getloadavg()],
-              "coaches": [summary(rows, "old")] + [summary(rows, f"z{z}") for z in args.z], "rows": rows}
+              "coaches": [summary(rows, "old")] + [summary(rows, _coach(*v)) for v in _variants(args.z, args.extra, args.more)], "rows": rows}
     for s in report["coaches"]:
-        print(("" if final else "    ") + f"{s['coach']:>6}: {s['plays']} plays, {s['marks']} marks, {s['agreed']} agreed, "
+        print(("" if final else "    ") + f"{s['coach']:>8}: {s['plays']} plays, {s['marks']} marks, {s['agreed']} agreed, "
               f"false alarms {s['false_alarms']} ({s['false_alarm_share']:.1%} of plays), "
               f"missed {s['missed']} of {s['reference_mistakes']} "
-              f"({(s['missed_share'] or 0):.1%}), too close {s['too_close']}, "
+              f"({(s['missed_share'] or 0):.1%}; {s['missed_too_close']} of them too close), too close {s['too_close']}, "
+              f"where the reference is sure: missed {s['reference_sure']['missed']} of {s['reference_sure']['mistakes']}, "
+              f"false alarms {s['reference_sure']['false_alarms']} of {s['reference_sure']['sound']}, "
               f"best card's mean loss {s['best_card_mean_loss']:.3f}, "
               f"{s['guesses_per_play']} guesses a play, {s['cpu_seconds']} s", flush=True)
     OUT.mkdir(parents=True, exist_ok=True)

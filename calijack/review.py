@@ -22,10 +22,13 @@ clearly so: the loss less :data:`Z` standard errors is still at least :data:`MIS
 the loss is :data:`MISTAKE` or more but not clearly, the play is **too close to call**
 (:meth:`Rating.verdict`): the coach says so, and it is not a mistake (so no drill and no
 practice entry). Where the verdict on the card played is unclear (its interval, the loss
-plus or minus :data:`Z` standard errors, holds :data:`MISTAKE`), the review draws as many
-worlds again, from the same generator, until it is clear or ``max_samples`` worlds are drawn
-(:data:`EXTRA` times the first ones by default): counted, not timed, so a review still
-reproduces exactly, and :attr:`Rating.samples` says how many worlds were drawn.
+plus or minus :data:`Z_MORE` standard errors, holds :data:`MISTAKE`), the review draws as
+many worlds again, from the same generator, until it is clear or ``max_samples`` worlds are
+drawn (:data:`EXTRA` times the first ones by default): counted, not timed, so a review still
+reproduces exactly, and :attr:`Rating.samples` says how many worlds were drawn. The worlds
+drawn to settle a verdict try only the two cards it compares, the card played and the best
+(a card that becomes the best is tried on all of them too): the other cards' values stay
+those of the first worlds.
 Exact values have no uncertainty: their verdict is the loss alone.
 
 What each card leads to (:class:`Outcome`: who wins the trick, who scores each point) is
@@ -47,7 +50,7 @@ from .players.worlds import Sampler, World
 from .state import State
 from .text_coach import review_comment
 
-__all__ = ["DEFAULT_SAMPLES", "SAMPLES_ENV", "samples_setting", "MISTAKE", "Z", "EXTRA", "MISTAKE_CALL", "TOO_CLOSE", "SOUND", "Outcome", "Rating", "PlayReview", "rate", "review",
+__all__ = ["DEFAULT_SAMPLES", "SAMPLES_ENV", "samples_setting", "MISTAKE", "Z", "Z_MORE", "EXTRA", "MISTAKE_CALL", "TOO_CLOSE", "SOUND", "Outcome", "Rating", "PlayReview", "rate", "review",
            "review_json", "exact_position", "world_of"]
 
 DEFAULT_SAMPLES = 100
@@ -83,8 +86,22 @@ missed 1 of the reference's 9 mistakes; one standard error gave no false alarm a
 more guesses (160 a play against 131). Over 289 plays: 1 false alarm and 1 miss of 20 at one
 standard error, 5 and 1 for the old rule, 0 and 6 at 1.96."""
 
-EXTRA = 4
-"""An unclear verdict draws more worlds, up to this many times the first ones (100 → 400)."""
+Z_MORE = 2.0
+"""How many standard errors wide the band is that asks for more worlds: while the loss plus or
+minus this many holds :data:`MISTAKE`, the verdict is unclear and more worlds are drawn.
+
+Wider than :data:`Z`, so a play that looks clearly a mistake (or clearly sound) on the first
+worlds, but only by one or two standard errors, is looked at again before the verdict."""
+
+EXTRA = 32
+"""An unclear verdict draws more worlds, up to this many times the first ones (100 → 3,200).
+
+They try only the card played and the best card, so a world drawn then costs about half of
+one of the first (which try every legal card). :data:`Z_MORE` and :data:`EXTRA` were chosen
+by measurement (``bench/coach_accuracy.py``, 648 estimated plays of deals never used, seeds
+34 and 35, against 2,000 guesses): with 4 and 1 standard error, 11 false alarms (1.7% of
+plays) and 11 of the reference's 73 mistakes missed; with 32 and 2, 2 false alarms (0.3%)
+and 5 missed, at about 1.75 times the processor time of the estimated plays."""
 
 MISTAKE_CALL, TOO_CLOSE, SOUND = "mistake", "too close", "sound"
 """The verdicts on a card (:meth:`Rating.verdict`)."""
@@ -110,7 +127,7 @@ class Rating:
 
     seat: int
     exact: bool
-    samples: int | None               # worlds averaged (None when exact)
+    samples: int | None               # worlds drawn (None when exact): see the module's docstring
     values: dict[Card, float]         # every legal card, in index order
     outcomes: dict[Card, Outcome]
     lead: bool                        # the seat leads this trick
@@ -282,58 +299,84 @@ def _exact(state: State) -> tuple[dict, dict]:
 
 
 class _Tally:
-    """The worlds drawn so far for one position: each card's value and outcome in each."""
+    """The worlds drawn so far for one position: each card's value and outcome in each.
+
+    The first worlds try every legal card. Worlds drawn later, to settle a verdict, try only the
+    cards the verdict compares (the card played and the best); they are kept, so a card that
+    becomes the best later is tried on each of them too, and every card's worlds are the first
+    ones in the order drawn (so any two cards are compared on the same worlds).
+    """
 
     def __init__(self, state: State):
+        self.state = state
         self.moves = core.bit_list(state.legal_mask())
         self.runs = {c: [] for c in self.moves}
         self.wins = dict.fromkeys(self.moves, 0)
         self.tally = {c: {name: [0, 0] for name in state.rules.point_names} for c in self.moves}
+        self.first = 0      # worlds every card was tried on
+        self.kept: list = []  # the later worlds, (world, seed), in the order drawn
 
-    def rated(self, state: State) -> Rating:
-        moves, runs, count = self.moves, self.runs, len(self.runs[self.moves[0]])
-        values = {DECK[c]: sum(runs[c]) / count for c in moves}
-        outcomes = {DECK[c]: Outcome(self.wins[c] / count,
-                                     {k: (a / count, b / count) for k, (a, b) in self.tally[c].items()})
+    def rated(self) -> Rating:
+        state, moves, runs = self.state, self.moves, self.runs
+        values = {DECK[c]: sum(runs[c]) / len(runs[c]) for c in moves}
+        outcomes = {DECK[c]: Outcome(self.wins[c] / len(runs[c]),
+                                     {k: (a / len(runs[c]), b / len(runs[c])) for k, (a, b) in self.tally[c].items()})
                     for c in moves}
-        return Rating(state.to_play, False, count, values, outcomes, not state.trick, state.stock_top,
-                      {DECK[c]: tuple(runs[c]) for c in moves})
+        return Rating(state.to_play, False, self.first + len(self.kept), values, outcomes, not state.trick,
+                      state.stock_top, {DECK[c]: tuple(runs[c]) for c in moves})
 
+    def draw(self, samples: int, rng: random.Random, cards=None) -> None:
+        """Draw ``samples`` more worlds from ``rng``; try ``cards`` (indices; default every legal card) on each."""
+        sampler = Sampler(self.state.view(self.state.to_play))
+        for _ in range(samples):
+            world = sampler.sample(rng).world
+            seed = rng.getrandbits(64)  # an int: random.Random(float) differs between Python versions
+            for card in self.moves if cards is None else cards:
+                self.tried(world, seed, card)
+            if cards is None:
+                self.first += 1
+            else:
+                self.kept.append((world, seed))
 
-def _estimated(state: State, samples: int, rng: random.Random, into: _Tally) -> None:
-    """Draw ``samples`` more worlds from ``rng`` into ``into``."""
-    seat, rules = state.to_play, state.rules
-    view, turned, n = state.view(seat), _turned(state), state.players
-    moves, runs, wins, tally = into.moves, into.runs, into.wins, into.tally
-    sampler = Sampler(view)
-    for _ in range(samples):
-        world = sampler.sample(rng).world
-        seed = rng.getrandbits(64)  # an int: random.Random(float) differs between Python versions
-        for card in moves:
-            child = world.copy()
-            child.play(card)
-            got = {}
+    def catch_up(self, cards) -> bool:
+        """Try each of ``cards`` on the kept worlds it has not been tried on; whether any was."""
+        done = False
+        for card in cards:
+            for world, seed in self.kept[len(self.runs[card]) - self.first:]:
+                self.tried(world, seed, card)
+                done = True
+        return done
 
-            def score(points, _pips, got=got):
-                got["points"] = points
-                return match_points(points, seat, n)
+    def tried(self, world: World, seed: int, card: int) -> None:
+        """Play ``card`` in ``world`` and the deal out (the rollout seeded by ``seed``); count it."""
+        state = self.state
+        seat, n = state.to_play, state.players
+        child = world.copy()
+        child.play(card)
+        got = {}
 
-            runs[card].append(rollout(child, rules, state.dealer, turned, seat, random.Random(seed),
-                                      EPSILON, score))
-            won, pts = _outcome(child, card, seat, got["points"])
-            wins[card] += won
-            for name, (mine, theirs) in pts.items():
-                tally[card][name][0] += mine
-                tally[card][name][1] += theirs
+        def score(points, _pips):
+            got["points"] = points
+            return match_points(points, seat, n)
+
+        self.runs[card].append(rollout(child, state.rules, state.dealer, _turned(state), seat, random.Random(seed),
+                                       EPSILON, score))
+        won, pts = _outcome(child, card, seat, got["points"])
+        self.wins[card] += won
+        for name, (mine, theirs) in pts.items():
+            self.tally[card][name][0] += mine
+            self.tally[card][name][1] += theirs
 
 
 def rate(state: State, samples: int = DEFAULT_SAMPLES, rng: random.Random | int | None = 0,
-         played: Card | None = None, max_samples: int | None = None, z: float = Z) -> Rating:
+         played: Card | None = None, max_samples: int | None = None, z_more: float = Z_MORE) -> Rating:
     """The value of each legal card for the seat to play in ``state`` (exact when it can be).
 
     ``samples`` worlds are drawn from ``rng`` (a generator or a seed) for an estimated position.
-    With ``played``, while the verdict on that card is unclear (:meth:`Rating.unclear`), as many
-    worlds again are drawn, up to ``max_samples`` in all (default: ``samples``, no more).
+    With ``played``, while the verdict on that card is unclear (:meth:`Rating.unclear` with
+    ``z_more`` standard errors), as many worlds again are drawn, up to
+    ``max_samples`` in all (default: ``samples``, no more); they try only the card played and
+    the best card.
     """
     if state.finished:
         raise ValueError("the deal is over: there is no play to rate")
@@ -350,11 +393,17 @@ def rate(state: State, samples: int = DEFAULT_SAMPLES, rng: random.Random | int 
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < samples:
         raise ValueError(f"max_samples must be a whole number of at least samples ({samples}), not {max_samples!r}")
     tally = _Tally(state)
-    _estimated(state, samples, rng, tally)
-    rating = tally.rated(state)
-    while played is not None and rating.samples < limit and rating.unclear(played, z):
-        _estimated(state, min(rating.samples, limit - rating.samples), rng, tally)
-        rating = tally.rated(state)
+    tally.draw(samples, rng)
+    rating = tally.rated()
+    while played is not None:
+        focus = (rating.best[0].index, played.index)
+        if tally.catch_up(focus):  # the best card changed: try it on every world drawn since
+            rating = tally.rated()
+            continue
+        if rating.samples >= limit or not rating.unclear(played, z_more):
+            break
+        tally.draw(min(rating.samples, limit - rating.samples), rng, focus)
+        rating = tally.rated()
     return rating
 
 

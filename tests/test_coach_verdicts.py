@@ -4,7 +4,8 @@
   card over the same worlds; a play is a mistake only when it costs half a point clearly, else
   it is "too close to call", said in words and kept out of the drills and the practice queue.
 - An unclear verdict draws more worlds, up to a budget, counted: the same seed gives the same
-  verdicts. Exact values stay exact.
+  verdicts. They try the card played and the best card only, on the same worlds as a plain
+  rating's. Exact values stay exact.
 - The opponent model's likelihoods: a play the model never makes removes the guesses that
   require it; the Expert stays reproducible from its seed and within its counted budget.
 """
@@ -116,6 +117,26 @@ def test_an_unclear_verdict_draws_more_worlds_up_to_the_budget_and_reproduces(en
     assert rate(state, 4, random.Random(seed), played=base.best[0], max_samples=16).samples == 4
     with pytest.raises(ValueError, match="max_samples"):
         rate(state, 4, 1, played=card, max_samples=3)
+
+
+def test_the_extra_worlds_try_only_the_card_played_and_the_best_on_the_same_worlds(eng):
+    state, card, seed = unclear_play(eng)
+    extended = rate(state, 4, random.Random(seed), played=card, max_samples=16)
+    drawn = extended.samples
+    assert drawn > 4
+    # Every card tried on the same worlds, drawn from the same generator in one go.
+    whole = rate(state, drawn, random.Random(seed))
+    compared = {card, extended.best[0]}
+    for c in compared:  # the card played and the best: tried on every world drawn, in order
+        assert extended.per_world[c] == whole.per_world[c]
+    # Every other card: the first worlds, and any it was compared on while it was the best; its
+    # value is the mean over those. Some cards were left out of the extra worlds.
+    tried = 0
+    for c, runs in extended.per_world.items():
+        assert len(runs) >= 4 and runs == whole.per_world[c][:len(runs)]
+        assert extended.values[c] == pytest.approx(sum(runs) / len(runs))
+        tried += len(runs)
+    assert tried < len(extended.values) * drawn
 
 
 def test_a_review_counts_its_extra_worlds_and_exact_values_stay_exact():

@@ -25,7 +25,7 @@ SAMPLES = 4  # few worlds: these tests check the drill's logic, not the coach's 
 
 @pytest.fixture(scope="module")
 def deal_drills():
-    found = drills(SESSIONS[1].state, 1, samples=SAMPLES)  # a seat with clear mistakes, the last with two right answers
+    found = drills(SESSIONS[2].state, 1, samples=SAMPLES)  # a seat with clear mistakes, the last with two right answers
     assert len(found) >= 2, "the fixture deal must have two mistakes to try"
     return found
 
