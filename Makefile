@@ -66,8 +66,16 @@ _build/.engine-stamp: $(ENGINE_FILES)
 	rm -rf _build/.jupyter_cache _build/.doctrees
 	mkdir -p _build && touch $@
 
+# Sphinx writes the pages (and copies the stylesheets) only when a page is out of date: when
+# the book's styles, extensions or settings change, the read pages go, so every page is
+# written again (from the execution cache: nothing runs again).
+STYLE_FILES := $(shell find book/_css book/_widgets_js book/_ext calijack/serve/jupyter_data/voila/templates/calijack/static -type f -not -path "*/__pycache__/*") _config.yml _toc.yml
+_build/.style-stamp: $(STYLE_FILES)
+	rm -rf _build/.doctrees
+	mkdir -p _build && touch $@
+
 # The published book, built with warnings as errors (the live site is copied in as lite/).
-book: env lite _build/.engine-stamp
+book: env lite _build/.engine-stamp _build/.style-stamp
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 
 # Every test, in timed phases (tests/phase.py prints each one's time as it ends, then a table and

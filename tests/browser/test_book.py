@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from test_book_speed import VIEW, picture_room_problems, record_requests  # (beside this file)
 
@@ -43,6 +44,30 @@ def test_page(page, page_guard, page_checks, book_site, book_page):
     page_checks.assert_no_broken_widgets(page)
     page_checks.assert_accessible(page, book_page)  # axe-core: no serious or critical violation
     page_guard.assert_clean(book_page)
+
+
+def test_the_back_to_top_button_shown_on_scrolling_up_is_readable(screen_page, page_checks, book_site, page_guard):
+    # The theme shows it only while the reader scrolls back up, past the header, and only below
+    # 1200 px (sphinx-book-theme hides it on wider screens): an audit of a page as it loads
+    # never sees it.
+    page = screen_page
+    open_book_page(page, book_site, "book/strategy.html")
+    page.evaluate("window.scrollTo(0, 3000)")
+    page.wait_for_function("() => window.oldScroll > 2000")  # the theme has seen the page go down
+    box = page.locator("article.bd-article").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, 400)      # over the text, not a sidebar
+    page.mouse.wheel(0, -400)                                # and now up
+    page.wait_for_function("() => window.scrollY < window.oldScroll || window.scrollY <= 2600")
+    button = page.locator("#pst-back-to-top")
+    if page.screen == "desk":
+        page.wait_for_function("() => document.getElementById('pst-back-to-top').style.display === 'block'")
+        expect(button).to_be_hidden()
+        return
+    button.wait_for(state="visible")
+    page_checks.assert_accessible(page, f"the back-to-top button ({page.screen})", context="#pst-back-to-top")
+    button.tap()
+    page.wait_for_function("() => window.scrollY === 0")
+    page_guard.assert_clean(f"back to top ({page.screen})")
 
 
 def test_the_book_has_pages(book_site):
