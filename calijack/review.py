@@ -309,6 +309,8 @@ class _Tally:
 
     def __init__(self, state: State):
         self.state = state
+        self.seat, self.turned = state.to_play, _turned(state)
+        self.sampler = Sampler(state.view(state.to_play))  # one reading of the view for every world
         self.moves = core.bit_list(state.legal_mask())
         self.runs = {c: [] for c in self.moves}
         self.wins = dict.fromkeys(self.moves, 0)
@@ -317,19 +319,20 @@ class _Tally:
         self.kept: list = []  # the later worlds, (world, seed), in the order drawn
 
     def rated(self) -> Rating:
-        state, moves, runs = self.state, self.moves, self.runs
-        values = {DECK[c]: sum(runs[c]) / len(runs[c]) for c in moves}
-        outcomes = {DECK[c]: Outcome(self.wins[c] / len(runs[c]),
-                                     {k: (a / len(runs[c]), b / len(runs[c])) for k, (a, b) in self.tally[c].items()})
-                    for c in moves}
-        return Rating(state.to_play, False, self.first + len(self.kept), values, outcomes, not state.trick,
-                      state.stock_top, {DECK[c]: tuple(runs[c]) for c in moves})
+        state, runs = self.state, self.runs
+        values, outcomes = {}, {}
+        for c in self.moves:
+            count = len(runs[c])
+            values[DECK[c]] = sum(runs[c]) / count
+            outcomes[DECK[c]] = Outcome(self.wins[c] / count,
+                                        {k: (a / count, b / count) for k, (a, b) in self.tally[c].items()})
+        return Rating(self.seat, False, self.first + len(self.kept), values, outcomes, not state.trick,
+                      state.stock_top, {DECK[c]: tuple(runs[c]) for c in self.moves})
 
     def draw(self, samples: int, rng: random.Random, cards=None) -> None:
         """Draw ``samples`` more worlds from ``rng``; try ``cards`` (indices; default every legal card) on each."""
-        sampler = Sampler(self.state.view(self.state.to_play))
         for _ in range(samples):
-            world = sampler.sample(rng).world
+            world = self.sampler.sample(rng).world
             seed = rng.getrandbits(64)  # an int: random.Random(float) differs between Python versions
             for card in self.moves if cards is None else cards:
                 self.tried(world, seed, card)
@@ -349,8 +352,7 @@ class _Tally:
 
     def tried(self, world: World, seed: int, card: int) -> None:
         """Play ``card`` in ``world`` and the deal out (the rollout seeded by ``seed``); count it."""
-        state = self.state
-        seat, n = state.to_play, state.players
+        state, seat, n = self.state, self.seat, self.state.players
         child = world.copy()
         child.play(card)
         got = {}
@@ -359,7 +361,7 @@ class _Tally:
             got["points"] = points
             return match_points(points, seat, n)
 
-        self.runs[card].append(rollout(child, state.rules, state.dealer, _turned(state), seat, random.Random(seed),
+        self.runs[card].append(rollout(child, state.rules, state.dealer, self.turned, seat, random.Random(seed),
                                        EPSILON, score))
         won, pts = _outcome(child, card, seat, got["points"])
         self.wins[card] += won
