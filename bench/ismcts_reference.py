@@ -16,6 +16,8 @@ match points minus ISMCTS's, averaged over its two deals; the 95% interval is th
 over the pairs. Each decision with more than one legal card is timed in processor seconds
 (and wall-clock seconds), by side. Pairs are spread over ``--jobs`` processes.
 
+``--merge`` joins the reports of runs over following pairs (``--first`` extends a run) into one.
+
 Goal (issue 22): Expert beats ISMCTS at 300 simulations (interval above 0) while taking less
 than a third of its time per decision. Results go to ``bench/out/ismcts_reference.json``.
 """
@@ -88,7 +90,19 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=22)
     parser.add_argument("--first", type=int, default=0, help="number of the first pair (to extend a run)")
+    parser.add_argument("--merge", nargs="+", metavar="REPORT", help="merge the reports of runs over different "
+                        "pairs (the same player, options, seed and uct_c) into bench/out/ismcts_reference_"
+                        "<player>.json, and play nothing")
     args = parser.parse_args(argv)
+    if args.merge:
+        report = merge([json.loads(Path(p).read_text()) for p in args.merge])
+        (OUT / f"ismcts_reference_{report['player']}.json").write_text(json.dumps(report, indent=1))
+        for row in report["rows"]:
+            low, high = row["ci95"]
+            print(f"ISMCTS-{row['sims']:<5} {row['pairs']} pairs ({row['first']}-{row['first'] + row['pairs'] - 1}): "
+                  f"{row['mean']:+.3f} a deal (95% interval {low:+.3f} to {high:+.3f}); times from pairs "
+                  f"{row['times_from'][0]}-{row['times_from'][1]}: ratio of medians {row['time_ratio']}")
+        return 0
     pairs = args.pairs if len(args.pairs) == len(args.sims) else args.pairs[:1] * len(args.sims)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.player} against ISMCTS "
           f"(uct_c {args.uct_c}), pairs {dict(zip(args.sims, pairs))}", flush=True)
@@ -119,6 +133,37 @@ def main(argv=None) -> int:
               f"(ratio of medians {row['time_ratio']})", flush=True)
     print(f"wrote bench/out/{name}; {time.time() - start:.0f} s; load average {os.getloadavg()[0]:.1f}")
     return 0
+
+
+def merge(reports: list[dict]) -> dict:
+    """One report from runs over different pairs of the same games: each number of simulations'
+    pairs joined (they must follow one another with no gap or overlap), its mean and interval
+    over all of them. Decision times cannot be pooled from percentiles: each row keeps those of
+    the run with the most decisions there, ``times_from`` naming its pairs (a ratio from one run)."""
+    keys = ("player", "options", "seed", "uct_c")
+    for report in reports[1:]:
+        for key in keys:
+            if report[key] != reports[0][key]:
+                raise SystemExit(f"cannot merge: {key} differs ({reports[0][key]!r} and {report[key]!r})")
+    rows = []
+    for sims in sorted({r["sims"] for report in reports for r in report["rows"]}):
+        parts = sorted((r for report in reports for r in report["rows"] if r["sims"] == sims),
+                       key=lambda r: r["first"])
+        for a, b in zip(parts, parts[1:]):
+            if a["first"] + a["pairs"] != b["first"]:
+                raise SystemExit(f"cannot merge ISMCTS-{sims}: pairs {a['first']}-{a['first'] + a['pairs'] - 1} "
+                                 f"are not followed by pair {a['first'] + a['pairs']} but by {b['first']}")
+        diffs = [d for r in parts for d in r["diffs"]]
+        mean, low, high = mean_interval(diffs)
+        timed = max(parts, key=lambda r: r["ours_cpu_ms"]["decisions"])
+        rows.append({**{k: v for k, v in timed.items() if k.endswith("_ms") or k == "time_ratio"},
+                     "sims": sims, "pairs": len(diffs), "mean": round(mean, 3),
+                     "ci95": [round(low, 3), round(high, 3)], "first": parts[0]["first"], "diffs": diffs,
+                     "times_from": [timed["first"], timed["first"] + timed["pairs"] - 1],
+                     "runs": [{"first": r["first"], "pairs": r["pairs"], "mean": r["mean"], "ci95": r["ci95"]}
+                              for r in parts]})
+    return {**{k: reports[0][k] for k in keys}, "first": min(r["first"] for r in rows),
+            "load_average": max((r["load_average"] for r in reports), key=max), "merged": len(reports), "rows": rows}
 
 
 def _report(args, results: dict) -> dict:

@@ -159,12 +159,7 @@ class Rating:
         best = self.best[0]
         if self.exact or card == best or not self.per_world:
             return 0.0
-        diffs = [a - b for a, b in zip(self.per_world[best], self.per_world[card])]
-        n = len(diffs)
-        if n < 2:
-            return float("inf")
-        mean = sum(diffs) / n
-        return math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+        return self._paired(best, card)[1]
 
     @property
     def spread(self) -> dict[Card, float]:
@@ -209,12 +204,18 @@ class Rating:
         if self.exact:
             diff = self.values[card] - self.values[other]
             return diff, diff
+        mean, se = self._paired(card, other)
+        return mean - z * se, mean + z * se
+
+    def _paired(self, card: Card, other: Card) -> tuple[float, float]:
+        # The mean of ``card``'s value minus ``other``'s over the same worlds, and its standard
+        # error (infinite with fewer than two worlds).
         diffs = [a - b for a, b in zip(self.per_world[card], self.per_world[other])]
         n = len(diffs)
+        if n < 2:
+            return (diffs[0] if diffs else 0.0), float("inf")
         mean = sum(diffs) / n
-        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else float("inf")
-        half = z * sd / math.sqrt(n)
-        return mean - half, mean + half
+        return mean, math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
 
 
 @dataclass(frozen=True)

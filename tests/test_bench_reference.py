@@ -1,0 +1,46 @@
+"""``bench/ismcts_reference.py --merge``: runs over following pairs joined into one report."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import statistics
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+spec = importlib.util.spec_from_file_location("ismcts_reference", ROOT / "bench" / "ismcts_reference.py")
+reference = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(reference)
+
+
+def run(first: int, diffs: list[float], p50: float, decisions: int, **over) -> dict:
+    times = {"decisions": decisions, "p50": p50, "p95": 2 * p50, "max": 3 * p50}
+    row = {"sims": 300, "pairs": len(diffs), "mean": round(statistics.mean(diffs), 3), "ci95": [-1.0, 1.0],
+           "first": first, "diffs": diffs, "ours_cpu_ms": times, "ismcts_cpu_ms": {**times, "p50": 10 * p50},
+           "ours_wall_ms": times, "ismcts_wall_ms": times, "time_ratio": 0.1}
+    return {"player": "expert", "options": {}, "seed": 22, "uct_c": 5.0, "first": first,
+            "load_average": [1.0, 1.0, 1.0], "rows": [row], **over}
+
+
+def test_the_pairs_of_following_runs_are_joined_and_the_interval_is_over_all_of_them():
+    merged = reference.merge([run(3, [2.0, -1.0], 50.0, 90), run(0, [1.0, 0.0, 1.0], 40.0, 120)])
+    row = merged["rows"][0]
+    assert row["diffs"] == [1.0, 0.0, 1.0, 2.0, -1.0] and row["pairs"] == 5 and row["first"] == 0
+    mean, low, high = reference.mean_interval(row["diffs"])
+    assert row["mean"] == round(mean, 3) == 0.6 and row["ci95"] == [round(low, 3), round(high, 3)]
+    # Percentiles cannot be pooled: the times are one run's, the one with the most decisions.
+    assert row["ours_cpu_ms"]["p50"] == 40.0 and row["times_from"] == [0, 2]
+    assert [r["first"] for r in row["runs"]] == [0, 3] and merged["merged"] == 2
+
+
+@pytest.mark.parametrize("second, said", [
+    (run(4, [1.0], 40.0, 10), "pairs 0-2 are not followed by pair 3 but by 4"),
+    (run(2, [1.0], 40.0, 10), "pairs 0-2 are not followed by pair 3 but by 2"),
+    (run(3, [1.0], 40.0, 10, seed=23), "seed differs (22 and 23)"),
+    (run(3, [1.0], 40.0, 10, options={"budget": 22000}), "options differs"),
+])
+def test_runs_that_are_not_one_run_continued_are_refused_by_name(second, said):
+    with pytest.raises(SystemExit, match=re.escape(said)):
+        reference.merge([run(0, [1.0, 0.0, 1.0], 40.0, 120), second])
