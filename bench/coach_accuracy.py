@@ -1,7 +1,7 @@
 """How often the coach's verdicts are wrong: the review against a reference of 20× the guesses; prints numbers.
 
     nice -n 10 .venv/bin/python bench/coach_accuracy.py [--deals 8] [--samples 100] [--factor 20] [--z 1.96 1.0]
-        [--extra 4 32] [--more 1.0 2.0] [--seed 33] [--jobs 2]
+        [--extra 4 32] [--more 1.0 2.0] [--rivals 0 1] [--seed 33] [--jobs 2]
 
 Deal ``i`` is ``Deal.random(random.Random(f"coach-accuracy/{seed}/{i}"))`` (deals the project
 never used), played to its end by two of the sandbox's kinds of opponent (random, Beginner,
@@ -14,8 +14,10 @@ values are estimated (the stock not yet gone) is rated three ways from the same 
   the card played, more guesses while the verdict is unclear (the loss plus or minus ``--more``
   standard errors holds ½ point; by default :data:`calijack.review.Z_MORE`), up to ``--extra``
   × ``samples`` (by default :data:`calijack.review.EXTRA`), a mistake only when clearly so (the
-  loss less ``z`` standard errors is still ½ point); its row is named ``z<z>``, with
-  ``x<extra>`` and ``m<more>`` where those are not the defaults;
+  loss less ``z`` standard errors is still ½ point), with ``--rivals 1`` looking also at every
+  card that may be ½ point better than the card played (:meth:`calijack.review.Rating.rivals`);
+  its row is named ``z<z>``, with ``x<extra>``, ``m<more>`` and ``r<rivals>`` where those are
+  not the defaults;
 - **reference**: ``factor`` × ``samples`` guesses from another generator; a play is a
   mistake when its loss is ½ point or more.
 
@@ -43,7 +45,7 @@ sys.path[:0] = [str(ROOT)]
 
 from calijack import Deal  # noqa: E402
 from calijack.players import get_player, play_deal  # noqa: E402
-from calijack.review import EXTRA, MISTAKE, Z_MORE, _play_rng, exact_position, rate  # noqa: E402
+from calijack.review import EXTRA, MISTAKE, RIVALS, Z_MORE, _play_rng, exact_position, rate  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 KINDS = ("random", "beginner", "heuristic")
@@ -61,7 +63,7 @@ def _ref_loss(values: dict, card) -> float:
 
 
 def _job(job):
-    seed, index, samples, factor, zs, extras, mores = job
+    seed, index, samples, factor, zs, extras, mores, rivals = job
     state = _deal(seed, index)
     walk = state.deal.start()
     rows = []
@@ -73,11 +75,12 @@ def _job(job):
             row = {"deal": index, "play": k, "card": card.code,
                    "old": {"mistake": old.loss(card) >= MISTAKE, "best": old.best[0].code,
                            "samples": old.samples, "cpu": old_cpu}}
-            for z, extra, more in _variants(zs, extras, mores):
+            for z, extra, more, rival in _variants(zs, extras, mores, rivals):
                 cpu = time.process_time()
-                new = rate(walk, samples, _play_rng(seed, k), played=card, max_samples=extra * samples, z_more=more)
+                new = rate(walk, samples, _play_rng(seed, k), played=card, max_samples=extra * samples, z_more=more,
+                           rivals=rival)
                 verdict = new.verdict(card, z)
-                row[_coach(z, extra, more)] = {"mistake": verdict == "mistake", "close": verdict == "too close",
+                row[_coach(z, extra, more, rival)] = {"mistake": verdict == "mistake", "close": verdict == "too close",
                                 "best": new.best[0].code, "samples": new.samples,
                                 "cpu": time.process_time() - cpu}
             ref = rate(walk, factor * samples, random.Random(f"coach-accuracy/reference/{seed}/{index}/{k}"))
@@ -88,13 +91,14 @@ def _job(job):
     return rows
 
 
-def _variants(zs, extras, mores):
-    return [(z, extra, more) for z in zs for extra in extras for more in mores]
+def _variants(zs, extras, mores, rivals):
+    return [(z, extra, more, rival) for z in zs for extra in extras for more in mores for rival in rivals]
 
 
-def _coach(z: float, extra: int, more: float) -> str:
-    # A row's key: "z1.0" at the default cap (EXTRA) and band (Z_MORE), "z1.0x8m2.0" else.
-    return f"z{z}" + ("" if extra == EXTRA else f"x{extra}") + ("" if more == Z_MORE else f"m{more}")
+def _coach(z: float, extra: int, more: float, rivals: bool) -> str:
+    # A row's key: "z1.0" at the default cap (EXTRA), band (Z_MORE) and rivals (RIVALS), "z1.0x8m2.0r1" else.
+    return (f"z{z}" + ("" if extra == EXTRA else f"x{extra}") + ("" if more == Z_MORE else f"m{more}")
+            + ("" if rivals == RIVALS else f"r{int(rivals)}"))
 
 
 def summary(rows: list, coach: str) -> dict:
@@ -149,6 +153,9 @@ def main(argv=None) -> int:
     parser.add_argument("--more", type=float, nargs="+", default=[Z_MORE],
                         help=f"the new coach draws more guesses while the loss plus or minus this many standard "
                              f"errors holds the half point (one row each; default {Z_MORE})")
+    parser.add_argument("--rivals", type=int, nargs="+", choices=(0, 1), default=[int(RIVALS)],
+                        help="1: the extra guesses also settle every card that may be half a point better than the "
+                             f"card played, not only the best so far (one row each; default {int(RIVALS)})")
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
@@ -156,7 +163,8 @@ def main(argv=None) -> int:
           f"{args.deals} deals, coach {args.samples} guesses (up to {' or '.join(str(x * args.samples) for x in args.extra)}), "
           f"reference {args.factor * args.samples}", flush=True)
     start = time.time()
-    jobs = [(args.seed, i, args.samples, args.factor, args.z, args.extra, args.more) for i in range(args.deals)]
+    jobs = [(args.seed, i, args.samples, args.factor, args.z, args.extra, args.more,
+             [bool(r) for r in args.rivals]) for i in range(args.deals)]
     rows = []
     if args.jobs > 1:
         import multiprocessing
@@ -176,9 +184,9 @@ def main(argv=None) -> int:
 
 def _write(args, rows: list, start: float, final: bool = True) -> None:
     report = {"seed": args.seed, "deals": args.deals, "samples": args.samples, "factor": args.factor,
-              "extra": args.extra, "more": args.more,
+              "extra": args.extra, "more": args.more, "rivals": args.rivals,
               "load_average": [round(x, 2) for x in os.getloadavg()],
-              "coaches": [summary(rows, "old")] + [summary(rows, _coach(*v)) for v in _variants(args.z, args.extra, args.more)], "rows": rows}
+              "coaches": [summary(rows, "old")] + [summary(rows, _coach(*v)) for v in _variants(args.z, args.extra, args.more, [bool(r) for r in args.rivals])], "rows": rows}
     for s in report["coaches"]:
         print(("" if final else "    ") + f"{s['coach']:>8}: {s['plays']} plays, {s['marks']} marks, {s['agreed']} agreed, "
               f"false alarms {s['false_alarms']} ({s['false_alarm_share']:.1%} of plays), "

@@ -73,6 +73,9 @@ def _pair(job):
                 out["wall"][side].append(time.perf_counter() - wall)
             state.apply_action(action)
         out["diff"].append(state.returns()[seat])  # difference=True: our points minus theirs
+        # Which points each side took (1 ours, -1 theirs, 0 nobody's): where the difference comes from.
+        out.setdefault("points", []).append({a.name: 0 if a.seat is None else 1 if a.seat == seat else -1
+                                             for a in state.engine.result().awards})
     return sims, out
 
 
@@ -130,7 +133,9 @@ def main(argv=None) -> int:
               f"(95% interval {low:+.3f} to {high:+.3f}); processor ms per decision: {args.player} p50 "
               f"{row['ours_cpu_ms']['p50']} p95 {row['ours_cpu_ms']['p95']}, ISMCTS p50 "
               f"{row['ismcts_cpu_ms']['p50']} p95 {row['ismcts_cpu_ms']['p95']} "
-              f"(ratio of medians {row['time_ratio']})", flush=True)
+              f"(ratio of medians {row['time_ratio']})"
+              + (f"; each point, ours minus theirs a deal: " + ", ".join(f"{k} {v:+.3f}" for k, v in row["points"].items())
+                 if "points" in row else ""), flush=True)
     print(f"wrote bench/out/{name}; {time.time() - start:.0f} s; load average {os.getloadavg()[0]:.1f}")
     return 0
 
@@ -162,6 +167,12 @@ def merge(reports: list[dict]) -> dict:
                      "times_from": [timed["first"], timed["first"] + timed["pairs"] - 1],
                      "runs": [{"first": r["first"], "pairs": r["pairs"], "mean": r["mean"], "ci95": r["ci95"]}
                               for r in parts]})
+        counted = [r for r in parts if "points" in r]  # runs before the points were kept have none
+        if counted:
+            pairs = sum(r["pairs"] for r in counted)
+            rows[-1]["points"] = {name: round(sum(r["points"].get(name, 0) * r["pairs"] for r in counted) / pairs, 3)
+                                  for name in dict.fromkeys(n for r in counted for n in r["points"])}
+            rows[-1]["points_pairs"] = pairs
     return {**{k: reports[0][k] for k in keys}, "first": min(r["first"] for r in rows),
             "load_average": max((r["load_average"] for r in reports), key=max), "merged": len(reports), "rows": rows}
 
@@ -181,6 +192,10 @@ def _report(args, results: dict) -> dict:
             for side in ("ours", "ismcts"):
                 row[f"{side}_{kind}_ms"] = percentiles([t for r in done for t in r[kind][side]])
         row["time_ratio"] = round(row["ours_cpu_ms"]["p50"] / row["ismcts_cpu_ms"]["p50"], 3)
+        deals = [p for r in done for p in r.get("points", [])]
+        if deals:  # each point, ours minus theirs, a deal on average
+            row["points"] = {name: round(sum(d.get(name, 0) for d in deals) / len(deals), 3)
+                             for name in dict.fromkeys(n for d in deals for n in d)}
         report["rows"].append(row)
     return report
 

@@ -50,7 +50,7 @@ from .players.worlds import Sampler, World
 from .state import State
 from .text_coach import review_comment
 
-__all__ = ["DEFAULT_SAMPLES", "SAMPLES_ENV", "samples_setting", "MISTAKE", "Z", "Z_MORE", "EXTRA", "MISTAKE_CALL", "TOO_CLOSE", "SOUND", "Outcome", "Rating", "PlayReview", "rate", "review",
+__all__ = ["DEFAULT_SAMPLES", "SAMPLES_ENV", "samples_setting", "MISTAKE", "Z", "Z_MORE", "EXTRA", "RIVALS", "MISTAKE_CALL", "TOO_CLOSE", "SOUND", "Outcome", "Rating", "PlayReview", "rate", "review",
            "review_json", "exact_position", "world_of"]
 
 DEFAULT_SAMPLES = 100
@@ -92,6 +92,10 @@ minus this many holds :data:`MISTAKE`, the verdict is unclear and more worlds ar
 
 Wider than :data:`Z`, so a play that looks clearly a mistake (or clearly sound) on the first
 worlds, but only by one or two standard errors, is looked at again before the verdict."""
+
+RIVALS = False
+"""Whether an unclear verdict looks at every card that may be half a point better than the card
+played (:meth:`Rating.rivals`), not only at the best card so far."""
 
 EXTRA = 32
 """An unclear verdict draws more worlds, up to this many times the first ones (100 → 3,200).
@@ -188,13 +192,31 @@ class Rating:
         """True when the verdict on ``card`` is :data:`TOO_CLOSE` (what the coach's sentence asks)."""
         return self.verdict(card) == TOO_CLOSE
 
-    def unclear(self, card: Card, z: float = Z) -> bool:
+    def unclear(self, card: Card, z: float = Z, rivals: bool = False) -> bool:
         """True when more worlds could change the verdict on ``card``: estimated, and its loss
-        plus or minus ``z`` standard errors holds :data:`MISTAKE`."""
+        plus or minus ``z`` standard errors holds :data:`MISTAKE`. With ``rivals``, also when the
+        loss less ``z`` standard errors is under :data:`MISTAKE` and any card (not only the best
+        so far) may be that much better (:meth:`rivals`)."""
         if self.exact:
             return False
         loss, half = self._loss(card), z * self.stderr(card)
-        return loss - half < MISTAKE <= loss + half
+        if not rivals:
+            return loss - half < MISTAKE <= loss + half
+        return loss - half < MISTAKE and bool(self.rivals(card, z))
+
+    def rivals(self, card: Card, z: float = Z) -> list[Card]:
+        """The other cards that may be :data:`MISTAKE` or more better than ``card``: their value
+        less ``card``'s, paired over the worlds both were tried on, plus ``z`` standard errors,
+        reaches it (none when exact)."""
+        if self.exact or not self.per_world:
+            return []
+        out = []
+        for other in self.values:
+            if other != card:
+                mean, se = self._paired(other, card)
+                if mean + z * se >= MISTAKE:
+                    out.append(other)
+        return out
 
     def margin(self, card: Card, other: Card, z: float = 1.96) -> tuple[float, float]:
         """The 95% interval of ``card``'s value minus ``other``'s (paired over the same worlds).
@@ -372,14 +394,16 @@ class _Tally:
 
 
 def rate(state: State, samples: int = DEFAULT_SAMPLES, rng: random.Random | int | None = 0,
-         played: Card | None = None, max_samples: int | None = None, z_more: float = Z_MORE) -> Rating:
+         played: Card | None = None, max_samples: int | None = None, z_more: float = Z_MORE,
+         rivals: bool = RIVALS) -> Rating:
     """The value of each legal card for the seat to play in ``state`` (exact when it can be).
 
     ``samples`` worlds are drawn from ``rng`` (a generator or a seed) for an estimated position.
     With ``played``, while the verdict on that card is unclear (:meth:`Rating.unclear` with
-    ``z_more`` standard errors), as many worlds again are drawn, up to
-    ``max_samples`` in all (default: ``samples``, no more); they try only the card played and
-    the best card.
+    ``z_more`` standard errors and ``rivals``), as many worlds again are drawn, up to
+    ``max_samples`` in all (default: ``samples``, no more); they try only the card played,
+    the best card and, with ``rivals``, every card that may be half a point better than the
+    card played (:meth:`Rating.rivals`).
     """
     if state.finished:
         raise ValueError("the deal is over: there is no play to rate")
@@ -399,11 +423,13 @@ def rate(state: State, samples: int = DEFAULT_SAMPLES, rng: random.Random | int 
     tally.draw(samples, rng)
     rating = tally.rated()
     while played is not None:
-        focus = (rating.best[0].index, played.index)
-        if tally.catch_up(focus):  # the best card changed: try it on every world drawn since
+        focus = [played.index] + [rating.best[0].index] * (rating.best[0] != played)
+        if rivals:
+            focus += [c.index for c in rating.rivals(played, z_more) if c.index not in focus]
+        if tally.catch_up(focus):  # a card joined the comparison: try it on every world drawn since
             rating = tally.rated()
             continue
-        if rating.samples >= limit or not rating.unclear(played, z_more):
+        if rating.samples >= limit or not rating.unclear(played, z_more, rivals):
             break
         tally.draw(min(rating.samples, limit - rating.samples), rng, focus)
         rating = tally.rated()

@@ -44,3 +44,13 @@ def test_the_pairs_of_following_runs_are_joined_and_the_interval_is_over_all_of_
 def test_runs_that_are_not_one_run_continued_are_refused_by_name(second, said):
     with pytest.raises(SystemExit, match=re.escape(said)):
         reference.merge([run(0, [1.0, 0.0, 1.0], 40.0, 120), second])
+
+
+def test_each_points_share_is_weighted_by_its_runs_pairs_and_runs_without_it_are_left_out():
+    counted = run(3, [2.0, -1.0], 50.0, 90)
+    counted["rows"][0]["points"] = {"high": 0.5, "game": -1.0}
+    later = run(5, [0.0, 0.0, 0.0, 0.0], 50.0, 90)
+    later["rows"][0]["points"] = {"high": -0.25, "jack": 1.0}
+    row = reference.merge([run(0, [1.0, 0.0, 1.0], 40.0, 120), counted, later])["rows"][0]
+    assert row["points_pairs"] == 6
+    assert row["points"] == {"high": 0.0, "game": round(-2 / 6, 3), "jack": round(4 / 6, 3)}

@@ -251,3 +251,53 @@ def test_the_expert_solves_each_guess_late_in_the_stock_within_its_node_budget(m
     # Each guess solved costs thousands of positions: the budget is spent at the fewest guesses.
     assert stats["mode"] == "solved guesses" and stats["worlds"] == expert.LATE_MIN and stats["nodes"] > 2000
     assert expert.ExpertPlayer(solve_budget=2000, late_stock=expert.LATE_STOCK).choose(view, random.Random(3)) == decision
+
+
+def test_a_card_that_may_be_half_a_point_better_is_a_rival_even_when_it_is_not_the_best_so_far():
+    n = 100
+    # A is the best so far, 0.2 ahead of B and steady; C is 0.1 behind A on average but swings
+    # by 3 points from world to world against B: it may well be half a point better than B.
+    best = [1.0] * n
+    played = [0.8] * n
+    swinging = [3.9 if k % 2 else -2.1 for k in range(n)]  # mean 0.9
+    rating = planted(best, played, swinging)
+    assert rating.best == [A] and rating.loss(B) == pytest.approx(0.2)
+    assert rating.stderr(B) == pytest.approx(0, abs=1e-12)  # against the best alone, nothing is unclear …
+    assert not rating.unclear(B, 2.0)
+    assert rating.rivals(B, 2.0) == [C]               # … but C may be 0.5 better than B
+    assert rating.unclear(B, 2.0, rivals=True)
+    assert rating.rivals(B, 0.0) == [] and not rating.unclear(B, 0.0, rivals=True)
+    # A play clearly a mistake against the best is settled, whatever the rivals.
+    clear = planted(best, [0.0] * n, swinging)
+    assert clear.rivals(B, 2.0) == [A, C] and not clear.unclear(B, 2.0, rivals=True)
+    # Exact values have no rivals.
+    exact = Rating(0, True, None, {A: 1, B: 0}, {A: None, B: None}, True, None)
+    assert exact.rivals(B) == [] and not exact.unclear(B, rivals=True)
+
+
+def test_with_rivals_the_extra_worlds_settle_every_card_that_may_be_half_a_point_better(eng):
+    # A play that only the rivals make unclear (found by looking, reproducibly).
+    for seed in range(60):
+        state = eng.random_position(Rules(), 900 + seed, 10)
+        base = rate(state, 4, random.Random(seed))
+        found = [c for c in state.legal_cards() if base.unclear(c, 2.0, rivals=True) and not base.unclear(c, 2.0)
+                 and any(r != base.best[0] for r in base.rivals(c, 2.0))]
+        if found:
+            break
+    else:
+        raise AssertionError("no play made unclear by its rivals alone in 60 positions")
+    card = found[0]
+    plain = rate(state, 4, random.Random(seed), played=card, max_samples=32, z_more=2.0)
+    assert plain.samples == 4                          # the best alone leaves nothing to settle
+    wide = rate(state, 4, random.Random(seed), played=card, max_samples=32, z_more=2.0, rivals=True)
+    assert wide.samples > 4
+    again = rate(state, 4, random.Random(seed), played=card, max_samples=32, z_more=2.0, rivals=True)
+    assert again.values == wide.values and again.samples == wide.samples
+    # The card played and every card that was its rival were tried on the same worlds, drawn in
+    # order from the same generator, as a plain rating of that many worlds.
+    whole = rate(state, wide.samples, random.Random(seed))
+    assert wide.per_world[card] == whole.per_world[card]
+    for c, runs in wide.per_world.items():
+        assert len(runs) >= 4 and runs == whole.per_world[c][:len(runs)]
+    # Settled: at the cap, or no card left that may be half a point better without being clearly so.
+    assert wide.samples == 32 or not wide.unclear(card, 2.0, rivals=True)
