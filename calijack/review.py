@@ -25,10 +25,12 @@ practice entry). Where the verdict on the card played is unclear (its interval, 
 plus or minus :data:`Z_MORE` standard errors, holds :data:`MISTAKE`), the review draws as
 many worlds again, from the same generator, until it is clear or ``max_samples`` worlds are
 drawn (:data:`EXTRA` times the first ones by default): counted, not timed, so a review still
-reproduces exactly, and :attr:`Rating.samples` says how many worlds were drawn. The worlds
-drawn to settle a verdict try only the two cards it compares, the card played and the best
-(a card that becomes the best is tried on all of them too): the other cards' values stay
-those of the first worlds.
+reproduces exactly, and :attr:`Rating.samples` says how many worlds were drawn. The verdict
+is also unclear while it is not clearly a mistake and another card may be half a point
+better than the card played (:data:`RIVALS`): the best on the first worlds is not always the
+best. The worlds drawn to settle a verdict try only the cards it compares, the card played,
+the best and those rivals (a card that joins them is tried on all of them too): the other
+cards' values stay those of the first worlds.
 Exact values have no uncertainty: their verdict is the loss alone.
 
 What each card leads to (:class:`Outcome`: who wins the trick, who scores each point) is
@@ -93,15 +95,24 @@ minus this many holds :data:`MISTAKE`, the verdict is unclear and more worlds ar
 Wider than :data:`Z`, so a play that looks clearly a mistake (or clearly sound) on the first
 worlds, but only by one or two standard errors, is looked at again before the verdict."""
 
-RIVALS = False
+RIVALS = True
 """Whether an unclear verdict looks at every card that may be half a point better than the card
-played (:meth:`Rating.rivals`), not only at the best card so far."""
+played (:meth:`Rating.rivals`: its gap to the card played plus :data:`Z_MORE` standard errors
+reaches :data:`MISTAKE`), not only at the best card so far.
+
+The best card on the first worlds is not always the best: a card that swings from world to
+world can be a point better than its first average says, and a play can then cost much more
+than it seems. Measured (``bench/coach_accuracy.py --rivals 0 1``, 970 estimated plays of deals
+never used, seeds 34 to 36, against 2,000 guesses; 100 reference mistakes): 10 missed without,
+8 with (of the 91 the reference is sure of, 5 and 3), false alarms 3 both ways (0.3%), the best
+card's mean loss 0.023 and 0.022, at 1.17 times the processor time (385 guesses a play
+against 372)."""
 
 EXTRA = 32
 """An unclear verdict draws more worlds, up to this many times the first ones (100 → 3,200).
 
-They try only the card played and the best card, so a world drawn then costs about half of
-one of the first (which try every legal card). :data:`Z_MORE` and :data:`EXTRA` were chosen
+They try only the card played, the best card and the card played's rivals (:data:`RIVALS`),
+so a world drawn then costs about half of one of the first (which try every legal card). :data:`Z_MORE` and :data:`EXTRA` were chosen
 by measurement (``bench/coach_accuracy.py``, 648 estimated plays of deals never used, seeds
 34 and 35, against 2,000 guesses): with 4 and 1 standard error, 11 false alarms (1.7% of
 plays) and 11 of the reference's 73 mistakes missed; with 32 and 2, 2 false alarms (0.3%)

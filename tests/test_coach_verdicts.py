@@ -4,8 +4,8 @@
   card over the same worlds; a play is a mistake only when it costs half a point clearly, else
   it is "too close to call", said in words and kept out of the drills and the practice queue.
 - An unclear verdict draws more worlds, up to a budget, counted: the same seed gives the same
-  verdicts. They try the card played and the best card only, on the same worlds as a plain
-  rating's. Exact values stay exact.
+  verdicts. They try the card played, the best card and any card that may be half a point
+  better than the card played, on the same worlds as a plain rating's. Exact values stay exact.
 - The opponent model's likelihoods: a play the model never makes removes the guesses that
   require it; the Expert stays reproducible from its seed and within its counted budget.
 """
@@ -25,7 +25,7 @@ from calijack.players.base import Knowledge
 from calijack.players.inference import MIXTURE, likelihood, likelihoods
 from calijack.players.worlds import Guess, sample
 from calijack.retry import queue_entry
-from calijack.review import (MISTAKE, MISTAKE_CALL, SOUND, TOO_CLOSE, Outcome, PlayReview, Rating,
+from calijack.review import (MISTAKE, MISTAKE_CALL, RIVALS, SOUND, TOO_CLOSE, Z_MORE, Outcome, PlayReview, Rating,
                              exact_position, rate, review)
 from calijack.text_coach import review_comment, review_lines
 
@@ -113,8 +113,12 @@ def test_an_unclear_verdict_draws_more_worlds_up_to_the_budget_and_reproduces(en
     # The budget is respected: at most max_samples, exactly so when it stays unclear.
     capped = rate(state, 4, random.Random(seed), played=card, max_samples=6)
     assert capped.samples in (4, 6) and capped.samples <= 6
-    # The best card is never unclear: no extra worlds for it.
-    assert rate(state, 4, random.Random(seed), played=base.best[0], max_samples=16).samples == 4
+    # Against the best alone, the best card is never unclear: no extra worlds for it. Looking at
+    # its rivals too (the default), it gets more only when another card may be half a point better.
+    best = base.best[0]
+    assert rate(state, 4, random.Random(seed), played=best, max_samples=16, rivals=False).samples == 4
+    looked = rate(state, 4, random.Random(seed), played=best, max_samples=16)
+    assert RIVALS and (looked.samples > 4) == bool(base.rivals(best, Z_MORE))
     with pytest.raises(ValueError, match="max_samples"):
         rate(state, 4, 1, played=card, max_samples=3)
 
@@ -287,7 +291,7 @@ def test_with_rivals_the_extra_worlds_settle_every_card_that_may_be_half_a_point
     else:
         raise AssertionError("no play made unclear by its rivals alone in 60 positions")
     card = found[0]
-    plain = rate(state, 4, random.Random(seed), played=card, max_samples=32, z_more=2.0)
+    plain = rate(state, 4, random.Random(seed), played=card, max_samples=32, z_more=2.0, rivals=False)
     assert plain.samples == 4                          # the best alone leaves nothing to settle
     wide = rate(state, 4, random.Random(seed), played=card, max_samples=32, z_more=2.0, rivals=True)
     assert wide.samples > 4
