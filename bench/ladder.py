@@ -128,7 +128,9 @@ def assemble(partial: bool = False) -> dict:
         reference = {"uct_c": found["uct_c"], "load_average": found["load_average"],
                      "rows": [{"sims": r["sims"], "pairs": r["pairs"], "mean": r["mean"], "ci95": r["ci95"],
                                "expert_ms": {k: r["ours_cpu_ms"][k] for k in ("p50", "p95")},
-                               "ismcts_ms": {k: r["ismcts_cpu_ms"][k] for k in ("p50", "p95")}}
+                               "ismcts_ms": {k: r["ismcts_cpu_ms"][k] for k in ("p50", "p95")},
+                               # merged runs (ismcts_reference.py --merge): the times are one run's pairs
+                               **({"times_from": r["times_from"]} if "times_from" in r else {})}
                               for r in found["rows"]]}
     return {"about": "bench/ladder.py: mean match-point difference per deal on paired deals (the upper level "
                      "minus the lower), 95% interval over the pairs; decision times in processor ms "
