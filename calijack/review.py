@@ -102,21 +102,23 @@ reaches :data:`MISTAKE`), not only at the best card so far.
 
 The best card on the first worlds is not always the best: a card that swings from world to
 world can be a point better than its first average says, and a play can then cost much more
-than it seems. Measured (``bench/coach_accuracy.py --rivals 0 1``, 970 estimated plays of deals
-never used, seeds 34 to 36, against 2,000 guesses; 100 reference mistakes): 10 missed without,
-8 with (of the 91 the reference is sure of, 5 and 3), false alarms 3 both ways (0.3%), the best
-card's mean loss 0.023 and 0.022, at 1.17 times the processor time (385 guesses a play
-against 372)."""
+than it seems. Measured (``bench/coach_accuracy.py --rivals 0 1``, 1,296 estimated plays of
+deals never used, seeds 34 to 37, the last measured once after the choice, against 2,000
+guesses; 137 reference mistakes): 17 missed without, 14 with (of the 122 the reference is sure
+of, 8 and 5), false alarms 4 both ways (0.3%), the best card's mean loss 0.023 and 0.022, at
+1.16 times the processor time of the estimated plays (379 guesses a play against 370); a whole
+deal's review takes no longer that can be measured (``bench/review.py``)."""
 
 EXTRA = 32
 """An unclear verdict draws more worlds, up to this many times the first ones (100 → 3,200).
 
 They try only the card played, the best card and the card played's rivals (:data:`RIVALS`),
-so a world drawn then costs about half of one of the first (which try every legal card). :data:`Z_MORE` and :data:`EXTRA` were chosen
-by measurement (``bench/coach_accuracy.py``, 648 estimated plays of deals never used, seeds
-34 and 35, against 2,000 guesses): with 4 and 1 standard error, 11 false alarms (1.7% of
-plays) and 11 of the reference's 73 mistakes missed; with 32 and 2, 2 false alarms (0.3%)
-and 5 missed, at about 1.75 times the processor time of the estimated plays."""
+so a world drawn then costs about half of one of the first (which try every legal card).
+:data:`Z_MORE` and :data:`EXTRA` were chosen by measurement (``bench/coach_accuracy.py``, 648
+estimated plays of deals never used, seeds 34 and 35, against 2,000 guesses): with 4 and 1
+standard error, 11 false alarms (1.7% of plays) and 11 of the reference's 73 mistakes missed;
+with 32 and 2, 2 false alarms (0.3%) and 5 missed, at about 1.75 times the processor time of
+the estimated plays."""
 
 MISTAKE_CALL, TOO_CLOSE, SOUND = "mistake", "too close", "sound"
 """The verdicts on a card (:meth:`Rating.verdict`)."""
