@@ -123,3 +123,27 @@ def test_the_puzzles_come_one_stage_at_a_time():
         assert isinstance(page.children[0], widgets.HTML) and page.children[1] is chosen
     with pytest.raises(ValueError, match="at least one puzzle"):
         practice_stages([])
+
+
+# The puzzles learners have played, by number: (seed, plays before the position, answer). A
+# learner's stars are kept by puzzle number (the progress document's "puzzles"), in browsers
+# and on the class's hub, so a number must keep its position once published.
+PUBLISHED = {1: (3, 0, "AC"), 2: (8, 1, "4H"), 3: (9, 3, "TH"), 4: (15, 8, "AH"), 5: (306, 5, "4H"),
+             6: (436, 5, "6S"), 7: (1, 18, "JD"), 8: (2, 21, "3H"), 9: (6, 16, "9C"), 10: (11, 24, "KD"),
+             11: (22, 21, "TS"), 12: (26, 25, "TC"), 13: (1, 39, "JH"), 14: (2, 31, "4C"), 15: (4, 31, "TC"),
+             16: (7, 31, "9H"), 17: (17, 38, "4H"), 18: (12, 31, "TC"), 19: (1, 41, "TH"), 20: (4, 41, "AC"),
+             21: (13, 43, "TS"), 22: (14, 44, "TH"), 23: (17, 47, "AH"), 24: (20, 42, "KS")}
+
+
+def test_a_published_puzzle_keeps_its_number():
+    by_number = {p.number: p for p in PUZZLES}
+    for number, (seed, plays, answer) in PUBLISHED.items():
+        assert number in by_number, (
+            f"puzzle {number} is gone: learners' stars on it stay in their progress, under a number "
+            f"nothing shows any more; keep it, or say in CHANGELOG.md that it was dropped and take it out of PUBLISHED")
+        now = by_number[number]
+        assert (now.seed, now.plays, now.answer) == (seed, plays, answer), (
+            f"puzzle {number} is now another position (seed {now.seed}, {now.plays} plays, answer {now.answer}; "
+            f"it was seed {seed}, {plays} plays, {answer}): learners' stars are kept by puzzle number, so their "
+            f"stars on the old puzzle would pass to the new one. Give a new puzzle a new number; if it must take "
+            f"this one, say so in CHANGELOG.md and change PUBLISHED here")
