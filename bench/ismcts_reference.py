@@ -154,6 +154,10 @@ def merge(reports: list[dict]) -> dict:
     for sims in sorted({r["sims"] for report in reports for r in report["rows"]}):
         parts = sorted((r for report in reports for r in report["rows"] if r["sims"] == sims),
                        key=lambda r: r["first"])
+        for r in parts:  # a run stopped early may lack some pairs before its last
+            if r.get("last", r["first"] + r["pairs"] - 1) != r["first"] + r["pairs"] - 1:
+                raise SystemExit(f"cannot merge ISMCTS-{sims}: the run from pair {r['first']} has {r['pairs']} pairs "
+                                 f"but its last is pair {r['last']}")
         for a, b in zip(parts, parts[1:]):
             if a["first"] + a["pairs"] != b["first"]:
                 raise SystemExit(f"cannot merge ISMCTS-{sims}: pairs {a['first']}-{a['first'] + a['pairs'] - 1} "
@@ -163,7 +167,8 @@ def merge(reports: list[dict]) -> dict:
         timed = max(parts, key=lambda r: r["ours_cpu_ms"]["decisions"])
         rows.append({**{k: v for k, v in timed.items() if k.endswith("_ms") or k == "time_ratio"},
                      "sims": sims, "pairs": len(diffs), "mean": round(mean, 3),
-                     "ci95": [round(low, 3), round(high, 3)], "first": parts[0]["first"], "diffs": diffs,
+                     "ci95": [round(low, 3), round(high, 3)], "first": parts[0]["first"],
+                     "last": parts[-1]["first"] + parts[-1]["pairs"] - 1, "diffs": diffs,
                      "times_from": [timed["first"], timed["first"] + timed["pairs"] - 1],
                      "runs": [{"first": r["first"], "pairs": r["pairs"], "mean": r["mean"], "ci95": r["ci95"]}
                               for r in parts]})
@@ -187,7 +192,8 @@ def _report(args, results: dict) -> dict:
         done = sorted(done, key=lambda r: r["index"])
         mean, low, high = mean_interval([sum(r["diff"]) / 2 for r in done])
         row = {"sims": sims, "pairs": len(done), "mean": round(mean, 3), "ci95": [round(low, 3), round(high, 3)],
-               "first": done[0]["index"], "diffs": [sum(r["diff"]) / 2 for r in done]}  # each pair's, to merge runs
+               "first": done[0]["index"], "last": done[-1]["index"],
+               "diffs": [sum(r["diff"]) / 2 for r in done]}  # each pair's, to merge runs
         for kind in ("cpu", "wall"):
             for side in ("ours", "ismcts"):
                 row[f"{side}_{kind}_ms"] = percentiles([t for r in done for t in r[kind][side]])

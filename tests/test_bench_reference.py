@@ -39,6 +39,8 @@ def test_the_pairs_of_following_runs_are_joined_and_the_interval_is_over_all_of_
     (run(4, [1.0], 40.0, 10), "pairs 0-2 are not followed by pair 3 but by 4"),
     (run(2, [1.0], 40.0, 10), "pairs 0-2 are not followed by pair 3 but by 2"),
     (run(3, [1.0], 40.0, 10, seed=23), "seed differs (22 and 23)"),
+    ({**run(3, [1.0, 2.0], 40.0, 10), "rows": [{**run(3, [1.0, 2.0], 40.0, 10)["rows"][0], "last": 5}]},
+     "the run from pair 3 has 2 pairs but its last is pair 5"),
     (run(3, [1.0], 40.0, 10, options={"budget": 22000}), "options differs"),
 ])
 def test_runs_that_are_not_one_run_continued_are_refused_by_name(second, said):
