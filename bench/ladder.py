@@ -130,7 +130,10 @@ def assemble(partial: bool = False) -> dict:
                                "expert_ms": {k: r["ours_cpu_ms"][k] for k in ("p50", "p95")},
                                "ismcts_ms": {k: r["ismcts_cpu_ms"][k] for k in ("p50", "p95")},
                                # merged runs (ismcts_reference.py --merge): the times are one run's pairs
-                               **({"times_from": r["times_from"]} if "times_from" in r else {})}
+                               **({"times_from": r["times_from"]} if "times_from" in r else {}),
+                               # each point, Expert's minus ISMCTS's a deal, over the pairs that counted them
+                               **({"points": r["points"], "points_pairs": r.get("points_pairs", r["pairs"])}
+                                  if "points" in r else {})}
                               for r in found["rows"]]}
     return {"about": "bench/ladder.py: mean match-point difference per deal on paired deals (the upper level "
                      "minus the lower), 95% interval over the pairs; decision times in processor ms "
