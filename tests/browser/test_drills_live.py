@@ -126,6 +126,8 @@ def test_try_your_mistakes_again_queues_the_missed_one_and_it_comes_back_due(boo
 
     # Back to the deal: the same cards played by the computer, the very points Python finds.
     frame.locator(".cj-drill-stop").click()
+    # The deal is back (as a learner sees it before choosing what next), then the computer's turn.
+    expect(message).to_contain_text("The deal is over.", timeout=30_000)
     frame.locator(".cj-compare").click()
     expect(message).to_contain_text(same_cards(compared.you, compared.computer), timeout=120_000)
     page_guard.assert_clean("after trying mistakes again")
