@@ -163,8 +163,9 @@ def main(argv=None) -> int:
           f"{args.deals} deals, coach {args.samples} guesses (up to {' or '.join(str(x * args.samples) for x in args.extra)}), "
           f"reference {args.factor * args.samples}", flush=True)
     start = time.time()
-    jobs = [(args.seed, i, args.samples, args.factor, args.z, args.extra, args.more,
-             [bool(r) for r in args.rivals]) for i in range(args.deals)]
+    args.rivals = [bool(r) for r in args.rivals]
+    jobs = [(args.seed, i, args.samples, args.factor, args.z, args.extra, args.more, args.rivals)
+            for i in range(args.deals)]
     rows = []
     if args.jobs > 1:
         import multiprocessing
@@ -184,9 +185,9 @@ def main(argv=None) -> int:
 
 def _write(args, rows: list, start: float, final: bool = True) -> None:
     report = {"seed": args.seed, "deals": args.deals, "samples": args.samples, "factor": args.factor,
-              "extra": args.extra, "more": args.more, "rivals": args.rivals,
+              "extra": args.extra, "more": args.more, "rivals": [int(r) for r in args.rivals],
               "load_average": [round(x, 2) for x in os.getloadavg()],
-              "coaches": [summary(rows, "old")] + [summary(rows, _coach(*v)) for v in _variants(args.z, args.extra, args.more, [bool(r) for r in args.rivals])], "rows": rows}
+              "coaches": [summary(rows, "old")] + [summary(rows, _coach(*v)) for v in _variants(args.z, args.extra, args.more, args.rivals)], "rows": rows}
     for s in report["coaches"]:
         print(("" if final else "    ") + f"{s['coach']:>8}: {s['plays']} plays, {s['marks']} marks, {s['agreed']} agreed, "
               f"false alarms {s['false_alarms']} ({s['false_alarm_share']:.1%} of plays), "

@@ -205,17 +205,17 @@ class Rating:
         """True when the verdict on ``card`` is :data:`TOO_CLOSE` (what the coach's sentence asks)."""
         return self.verdict(card) == TOO_CLOSE
 
-    def unclear(self, card: Card, z: float = Z, rivals: bool = False) -> bool:
+    def unclear(self, card: Card, z: float = Z, rivals: bool = False, found: list[Card] | None = None) -> bool:
         """True when more worlds could change the verdict on ``card``: estimated, and its loss
         plus or minus ``z`` standard errors holds :data:`MISTAKE`. With ``rivals``, also when the
         loss less ``z`` standard errors is under :data:`MISTAKE` and any card (not only the best
-        so far) may be that much better (:meth:`rivals`)."""
+        so far) may be that much better (:meth:`rivals`; ``found``: those already worked out)."""
         if self.exact:
             return False
         loss, half = self._loss(card), z * self.stderr(card)
         if not rivals:
             return loss - half < MISTAKE <= loss + half
-        return loss - half < MISTAKE and bool(self.rivals(card, z))
+        return loss - half < MISTAKE and bool(self.rivals(card, z) if found is None else found)
 
     def rivals(self, card: Card, z: float = Z) -> list[Card]:
         """The other cards that may be :data:`MISTAKE` or more better than ``card``: their value
@@ -437,12 +437,12 @@ def rate(state: State, samples: int = DEFAULT_SAMPLES, rng: random.Random | int 
     rating = tally.rated()
     while played is not None:
         focus = [played.index] + [rating.best[0].index] * (rating.best[0] != played)
-        if rivals:
-            focus += [c.index for c in rating.rivals(played, z_more) if c.index not in focus]
+        found = rating.rivals(played, z_more) if rivals else []
+        focus += [c.index for c in found if c.index not in focus]
         if tally.catch_up(focus):  # a card joined the comparison: try it on every world drawn since
             rating = tally.rated()
             continue
-        if rating.samples >= limit or not rating.unclear(played, z_more, rivals):
+        if rating.samples >= limit or not rating.unclear(played, z_more, rivals, found):
             break
         tally.draw(min(rating.samples, limit - rating.samples), rng, focus)
         rating = tally.rated()
