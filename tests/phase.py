@@ -3,8 +3,9 @@
 Each phase's wall time goes to ``_build/phases.json`` (created by ``phase.py start``) and is
 printed as the phase ends, failed or not, so anyone can see where the minutes of a run go.
 A phase that runs pytest is given ``--junitxml`` (unless ``--no-junit``); ``phase.py summary``
-then prints the phases' times and one closing line that adds up every pytest phase:
-``total: N passed, N failed, N skipped``.
+then prints the phases' times, each failed test (its id and the first line of its message), and
+one closing line that adds up every pytest phase: ``total: N passed, N failed, N skipped``. The
+failed tests come last, next to the total, because a CI log is often read from its tail.
 
 Standard library only: the first phase (the environment) runs before there is a virtualenv.
 """
@@ -20,7 +21,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-RECORD = ROOT / "_build" / "phases"
+# Where the record goes: _build/phases, or PHASE_RECORD (tests/test_phase.py runs it aside).
+RECORD = Path(os.environ.get("PHASE_RECORD") or ROOT / "_build" / "phases")
 
 
 def _record() -> list[dict]:
@@ -51,6 +53,18 @@ def _counts(xml: Path) -> dict[str, int]:
             "failed": total["failed"], "skipped": total["skipped"]}
 
 
+def _failures(xml: Path) -> list[str]:
+    """``module.Class::test: first line of the message`` for each failed or erroring test of a JUnit file."""
+    lines = []
+    for case in ET.parse(xml).getroot().iter("testcase"):
+        for problem in (*case.findall("failure"), *case.findall("error")):
+            where = case.get("classname", "")
+            message = (problem.get("message") or problem.text or "").strip().splitlines()
+            first = message[0][:300] if message else "(no message)"
+            lines.append(f"{where}::{case.get('name')}: {first}")
+    return lines
+
+
 def run(name: str, command: list[str], junit: bool) -> int:
     entries = _record()
     slug = "".join(ch if ch.isalnum() else "-" for ch in name.lower())
@@ -65,6 +79,7 @@ def run(name: str, command: list[str], junit: bool) -> int:
     entry = {"phase": name, "seconds": round(seconds, 1), "exit": code}
     if junit and xml.is_file():
         entry["counts"] = _counts(xml)
+        entry["failures"] = _failures(xml)
     entries.append(entry)
     _save(entries)
     state = "done" if code == 0 else f"FAILED (exit {code})"
@@ -79,6 +94,10 @@ def summary() -> int:
     for e in entries:
         print(f"    {e['phase']:<{width}}  {_clock(e['seconds']):>12}")
     print(f"    {'all':<{width}}  {_clock(sum(e['seconds'] for e in entries)):>12}")
+    failures = [f"    {e['phase']}: {line}" for e in entries for line in e.get("failures", [])]
+    if failures:
+        print("failed:")
+        print("\n".join(failures))
     totals = {"passed": 0, "failed": 0, "skipped": 0}
     for e in entries:
         for key, value in e.get("counts", {}).items():
