@@ -18,10 +18,11 @@ nine where that option is on), with best play by everyone for the rest of the de
 error of the card's value minus the best card's, over the same worlds (the spread of that
 paired difference from world to world, divided by the square root of the number of worlds).
 A play is a **mistake** only when it costs :data:`MISTAKE` (half a match point) or more *and*
-clearly so: the loss less :data:`Z` standard errors is still at least :data:`MISTAKE`. When
-the loss is :data:`MISTAKE` or more but not clearly, the play is **too close to call**
-(:meth:`Rating.verdict`): the coach says so, and it is not a mistake (so no drill and no
-practice entry). Where the verdict on the card played is unclear (its interval, the loss
+clearly so: the loss less :data:`Z` standard errors is still at least :data:`MISTAKE`; it is
+**sound** when the loss plus :data:`Z` standard errors is still under :data:`MISTAKE`. When
+the loss lies within :data:`Z` standard errors of :data:`MISTAKE`, on either side, the play is
+**too close to call** (:meth:`Rating.verdict`): the coach says so, and it is not a mistake (so
+no drill and no practice entry). Where the verdict on the card played is unclear (its interval, the loss
 plus or minus :data:`Z_MORE` standard errors, holds :data:`MISTAKE`), the review draws as
 many worlds again, from the same generator, until it is clear or ``max_samples`` worlds are
 drawn (:data:`EXTRA` times the first ones by default): counted, not timed, so a review still
@@ -189,12 +190,18 @@ class Rating:
 
     def verdict(self, card: Card, z: float = Z) -> str:
         """:data:`MISTAKE_CALL` when ``card`` costs :data:`MISTAKE` or more and clearly so (its loss
-        less ``z`` standard errors is still :data:`MISTAKE` or more), :data:`TOO_CLOSE` when it
-        costs that much but not clearly, else :data:`SOUND`. Exact values: the loss alone."""
-        if self.loss(card) < MISTAKE:
-            return SOUND
-        if self.exact or self._loss(card) - z * self.stderr(card) >= MISTAKE:
+        less ``z`` standard errors is still :data:`MISTAKE` or more), :data:`SOUND` when it costs
+        less and clearly so (its loss plus ``z`` standard errors is still under :data:`MISTAKE`),
+        else :data:`TOO_CLOSE`: the loss lies within ``z`` standard errors of :data:`MISTAKE`, on
+        either side. Exact values: the loss alone."""
+        loss = self.loss(card)
+        if self.exact:
+            return MISTAKE_CALL if loss >= MISTAKE else SOUND
+        raw, half = self._loss(card), z * self.stderr(card)
+        if loss >= MISTAKE and raw - half >= MISTAKE:
             return MISTAKE_CALL
+        if loss < MISTAKE and raw + half < MISTAKE:
+            return SOUND
         return TOO_CLOSE
 
     def mistake(self, card: Card) -> bool:

@@ -132,10 +132,10 @@ def review_comment(played: Card, rating: "Rating", trump, players: int = 2) -> s
             return f"{played} is the best card: {points}."
         return f"{played} is the best card, {amount(shown[played] - shown[runner])} better than {runner}."
     top = best[0]
-    if loss < 0.5:
-        return f"{played} is close to the best: {top} is worth {amount(loss)} more on average."
     if rating.too_close(played):  # the rule is the review's
         return too_close(played, top, loss, rating.samples)
+    if loss < 0.5:
+        return f"{played} is close to the best: {top} is worth {amount(loss)} more on average."
     trick = _trick_phrase(top, played, rating, trump)
     points = _points_phrase(rating.outcomes[top], rating.outcomes[played], played, rating, players)
     cost = f"{played} costs {amount(loss)}"
@@ -147,9 +147,10 @@ def review_comment(played: Card, rating: "Rating", trump, players: int = 2) -> s
 
 
 def too_close(played: Card, top: Card, loss: float, guesses: int) -> str:
-    """A play that looks half a point or more worse than the best, but not clearly so."""
-    return (f"Too close to call: {top} looks {amount(loss)} better than {played}, but over {guesses} "
-            "guesses that gap could be luck of the guessing, so this is not counted as a mistake.")
+    """A play whose gap to the best is near half a point, and not clearly on either side of it."""
+    return (f"Too close to call: {top} looks {amount(loss)} better than {played}, near the half point "
+            f"that makes a mistake, and over {guesses} guesses the gap could fall either side of it, "
+            "so this is not counted as a mistake.")
 
 
 def review_summary(mistakes: int, lost: float, plays: int) -> str:

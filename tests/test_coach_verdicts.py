@@ -67,6 +67,19 @@ def test_a_loss_of_half_a_point_is_a_mistake_only_when_clearly_so():
     assert close.verdict(B, z=0) == MISTAKE_CALL
 
 
+def test_a_loss_just_under_half_a_point_is_sound_only_when_clearly_so():
+    n = 100
+    under = planted([1] * n, [1.8 if k % 2 else -0.6 for k in range(n)])     # loss 0.4, SE 0.12
+    steady = planted([1] * n, [0.7 if k % 2 else 0.5 for k in range(n)])     # loss 0.4, SE 0.01
+    assert under.loss(B) == pytest.approx(0.4) and 0.1 < under.stderr(B) < 0.15
+    # Either side of the half point, a gap within one standard error of it is too close to call.
+    assert under.verdict(B) == TOO_CLOSE and not under.mistake(B)
+    assert steady.loss(B) == pytest.approx(0.4) and steady.verdict(B) == SOUND
+    assert under.verdict(B, z=0) == SOUND  # on the estimate alone it would be sound
+    line = review_comment(B, under, 0)
+    assert line.startswith("Too close to call:") and "either side" in line, line
+
+
 def test_a_play_too_close_to_call_is_said_in_words_and_never_drilled_or_queued(eng):
     state = eng.random_position(Rules(), 3, 12)
     card = state.legal_cards()[0]

@@ -1,0 +1,43 @@
+"""``bench/coach_disputes.py``: the coach judged against a sharper reference where the 20x one is unsure."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _module():
+    sys.path[:0] = [str(ROOT / "bench")]
+    try:
+        spec = importlib.util.spec_from_file_location("coach_disputes", ROOT / "bench" / "coach_disputes.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+
+
+def _row(deal: int, loss: float, marked: bool) -> dict:
+    return {"seed": 1, "deal": deal, "play": 0, "card": "2H", "ref": {"2H": 1.0 - loss, "AS": 1.0},
+            "z1.0": {"mistake": marked}}
+
+
+def test_the_sharp_rating_replaces_the_reference_where_it_was_asked_and_says_whom_it_sides_with():
+    disputes = _module()
+    rows = [_row(0, 0.55, False),  # a miss under the 20x reference …
+            _row(1, 0.10, False),  # agreed, sound, not rated again
+            _row(2, 0.45, True),   # a false alarm under the 20x reference …
+            _row(3, 0.70, True)]   # agreed, a mistake
+    sharp = {(1, 0, 0): {"values": {"2H": 0.55, "AS": 1.0}},   # … sound after all (loss 0.45)
+             (1, 2, 0): {"values": {"2H": 0.40, "AS": 1.0}}}   # … a mistake after all (loss 0.60)
+    got = disputes.summary(rows, sharp, "z1.0")
+    assert got["reference"] == {"mistakes": 2, "false_alarms": 1, "false_alarm_share": 0.25, "missed": 1,
+                                "missed_share": 0.5}
+    assert got["sharpened"] == {"mistakes": 2, "false_alarms": 0, "false_alarm_share": 0.0, "missed": 0,
+                                "missed_share": 0.0}
+    assert got["disputes"] == {"plays": 2, "sharp_sides_with_coach": 2, "sharp_sides_with_reference": 0}
+    sharp[(1, 0, 0)]["values"]["2H"] = 0.3  # now the sharp rating agrees with the 20x one on the first
+    assert disputes.summary(rows, sharp, "z1.0")["disputes"]["sharp_sides_with_reference"] == 1
