@@ -15,8 +15,11 @@ report's ``samples`` guesses from a generator of its own, every play that either
 - the coach (``--coach``, a row key of the reports, and ``old``) and the 20× reference disagree on.
 
 The other plays keep the 20× reference's verdict (it is ``band`` clear of the line there, many of
-its standard errors). Printed per coach: false alarms and misses against the 20× reference and
-against the sharpened one, and for the plays they disagree on, which side the sharp rating takes.
+its standard errors). Printed per coach: false alarms and misses (and of the misses, how many the coach said were too close
+to call and how many it called sound) against the 20× reference and against the sharpened one, and
+for the plays they disagree on, which side the sharp rating takes. ``--reuse`` takes the sharp
+ratings of an earlier run (the same guesses, seeded by play: the same values) instead of working
+them out again.
 Results go to ``bench/out/coach_disputes.json``.
 """
 
@@ -68,14 +71,17 @@ def summary(rows: list, sharp: dict, coach: str) -> dict:
     out = {"coach": coach, "plays": len(rows)}
     for name, judge in (("reference", lambda r: r["ref"]),
                         ("sharpened", lambda r: sharp.get(_key(r), {}).get("values", r["ref"]))):
-        mistakes = false = missed = 0
+        mistakes = false = missed = close = 0
         for row in rows:
             wrong, marked = _wrong(judge(row), row["card"]), row[coach]["mistake"]
             mistakes += wrong
             false += marked and not wrong
             missed += wrong and not marked
+            close += wrong and not marked and row[coach].get("close", False)
         out[name] = {"mistakes": mistakes, "false_alarms": false, "false_alarm_share": round(false / len(rows), 4),
-                     "missed": missed, "missed_share": round(missed / mistakes, 4) if mistakes else None}
+                     "missed": missed, "missed_share": round(missed / mistakes, 4) if mistakes else None,
+                     "missed_too_close": close, "called_sound": missed - close,
+                     "called_sound_share": round((missed - close) / mistakes, 4) if mistakes else None}
     disputes = [r for r in rows if r[coach]["mistake"] != _wrong(r["ref"], r["card"])]
     sides = [_wrong(sharp[_key(r)]["values"], r["card"]) == r[coach]["mistake"] for r in disputes if _key(r) in sharp]
     out["disputes"] = {"plays": len(disputes), "sharp_sides_with_coach": sum(sides),
@@ -96,6 +102,8 @@ def main(argv=None) -> int:
     parser.add_argument("--factor", type=int, default=200, help="the sharp rating's guesses, as a multiple of "
                                                                   "the report's samples")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--reuse", type=Path, help="an earlier bench/out/coach_disputes.json: its sharp ratings "
+                                                   "(same guesses) are taken, not worked out again")
     args = parser.parse_args(argv)
     rows, samples = [], set()
     for path in args.reports:
@@ -113,8 +121,15 @@ def main(argv=None) -> int:
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores; "
           f"{len(rows)} plays, {len(near)} rated again with {guesses} guesses", flush=True)
     start = time.time()
-    jobs = [(r["seed"], r["deal"], r["play"], guesses) for r in near]
     sharp = {}
+    if args.reuse:
+        earlier = json.loads(args.reuse.read_text())
+        if earlier["guesses"] != guesses:
+            parser.error(f"{args.reuse} rated with {earlier['guesses']} guesses, not {guesses}")
+        wanted = {_key(r) for r in near}
+        sharp = {_key(s): s for s in earlier["sharp"] if _key(s) in wanted}
+        print(f"  {len(sharp)} sharp ratings taken from {args.reuse}", flush=True)
+    jobs = [(r["seed"], r["deal"], r["play"], guesses) for r in near if _key(r) not in sharp]
     import multiprocessing
 
     with multiprocessing.get_context("fork").Pool(max(1, args.jobs)) as pool:
@@ -129,7 +144,9 @@ def main(argv=None) -> int:
         for name in ("reference", "sharpened"):
             f = s[name]
             print(f"{s['coach']:>8} against the {name:>9}: false alarms {f['false_alarms']} ({f['false_alarm_share']:.1%} "
-                  f"of {s['plays']}), missed {f['missed']} of {f['mistakes']} ({(f['missed_share'] or 0):.1%})")
+                  f"of {s['plays']}), missed {f['missed']} of {f['mistakes']} ({(f['missed_share'] or 0):.1%}: "
+                  f"{f['missed_too_close']} said too close to call, {f['called_sound']} called sound, "
+                  f"{(f['called_sound_share'] or 0):.1%})")
         d = s["disputes"]
         print(f"{'':>8} {d['plays']} disagreements with the 20x reference: the sharp rating sides with the coach on "
               f"{d['sharp_sides_with_coach']}, with the reference on {d['sharp_sides_with_reference']}")

@@ -87,7 +87,14 @@ estimated plays of deals never used): the old rule gave 5 false alarms (4.6% of 
 missed 1 of the reference's 9 mistakes; one standard error gave no false alarm and no miss;
 1.96 (the 95% interval) also no false alarm, but missed 2 of 9 (called too close) and drew
 more guesses (160 a play against 131). Over 289 plays: 1 false alarm and 1 miss of 20 at one
-standard error, 5 and 1 for the old rule, 0 and 6 at 1.96."""
+standard error, 5 and 1 for the old rule, 0 and 6 at 1.96.
+
+The same band holds on the other side: a play is called sound only when its loss plus one
+standard error is under :data:`MISTAKE`; within one standard error of the line, either side,
+it is too close to call. Of the 133 mistakes of 1,296 plays under a sharper reference
+(``bench/coach_disputes.py``: 20,000 guesses on every play near the line), the coach marked 123
+and called 2 sound; the other 8 sat within one standard error of the line after 3,200 guesses,
+and were called sound before this rule, too close to call now."""
 
 Z_MORE = 2.0
 """How many standard errors wide the band is that asks for more worlds: while the loss plus or

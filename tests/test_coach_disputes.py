@@ -35,9 +35,13 @@ def test_the_sharp_rating_replaces_the_reference_where_it_was_asked_and_says_who
              (1, 2, 0): {"values": {"2H": 0.40, "AS": 1.0}}}   # … a mistake after all (loss 0.60)
     got = disputes.summary(rows, sharp, "z1.0")
     assert got["reference"] == {"mistakes": 2, "false_alarms": 1, "false_alarm_share": 0.25, "missed": 1,
-                                "missed_share": 0.5}
+                                "missed_share": 0.5, "missed_too_close": 0, "called_sound": 1,
+                                "called_sound_share": 0.5}
     assert got["sharpened"] == {"mistakes": 2, "false_alarms": 0, "false_alarm_share": 0.0, "missed": 0,
-                                "missed_share": 0.0}
+                                "missed_share": 0.0, "missed_too_close": 0, "called_sound": 0,
+                                "called_sound_share": 0.0}
+    rows[0]["z1.0"]["close"] = True  # the miss, said too close to call rather than sound
+    assert disputes.summary(rows, sharp, "z1.0")["reference"]["missed_too_close"] == 1
     assert got["disputes"] == {"plays": 2, "sharp_sides_with_coach": 2, "sharp_sides_with_reference": 0}
     sharp[(1, 0, 0)]["values"]["2H"] = 0.3  # now the sharp rating agrees with the 20x one on the first
     assert disputes.summary(rows, sharp, "z1.0")["disputes"]["sharp_sides_with_reference"] == 1
