@@ -40,9 +40,8 @@ def _clock(seconds: float) -> str:
     return f"{minutes} min {rest:02d} s" if minutes else f"{rest} s"
 
 
-def _counts(xml: Path) -> dict[str, int]:
-    """passed/failed/skipped from a JUnit file (errors count as failed)."""
-    root = ET.parse(xml).getroot()
+def _counts(root: ET.Element) -> dict[str, int]:
+    """passed/failed/skipped from a JUnit file's root (errors count as failed)."""
     suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
     total = {"tests": 0, "failed": 0, "skipped": 0}
     for suite in suites:
@@ -53,10 +52,10 @@ def _counts(xml: Path) -> dict[str, int]:
             "failed": total["failed"], "skipped": total["skipped"]}
 
 
-def _failures(xml: Path) -> list[str]:
-    """``module.Class::test: first line of the message`` for each failed or erroring test of a JUnit file."""
+def _failures(root: ET.Element) -> list[str]:
+    """``module.Class::test: first line of the message`` for each failed or erroring test of a JUnit file's root."""
     lines = []
-    for case in ET.parse(xml).getroot().iter("testcase"):
+    for case in root.iter("testcase"):
         for problem in (*case.findall("failure"), *case.findall("error")):
             where = case.get("classname", "")
             message = (problem.get("message") or problem.text or "").strip().splitlines()
@@ -78,8 +77,8 @@ def run(name: str, command: list[str], junit: bool) -> int:
     seconds = time.monotonic() - start
     entry = {"phase": name, "seconds": round(seconds, 1), "exit": code}
     if junit and xml.is_file():
-        entry["counts"] = _counts(xml)
-        entry["failures"] = _failures(xml)
+        root = ET.parse(xml).getroot()
+        entry["counts"], entry["failures"] = _counts(root), _failures(root)
     entries.append(entry)
     _save(entries)
     state = "done" if code == 0 else f"FAILED (exit {code})"
