@@ -71,7 +71,8 @@ def test_each_card_is_worth_what_its_tries_say(options):
     solver = Solver(rules, view.dealer, turned, me, tiebreak=False)
 
     def playout(w):
-        value = rollout(w, rules, view.dealer, turned, me, random.Random(seed), 0.1, None, None, until)
+        value = rollout(w, rules, view.dealer, turned, me, random.Random(seed), 0.1, None, None, until,
+                        bank=True)  # the Expert's tries play with the bank rule
         return solver.value(w) if value is None else value
 
     expected = {}

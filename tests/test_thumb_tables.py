@@ -16,8 +16,9 @@ from calijack.players.search import rollout
 from calijack.players.worlds import Sampler, World, sample
 
 
-def _spelled_out(hand, legal, trick, trump, top, gone, stake, last, keep_low):
-    """The rules of thumb as they were written before the orders were tabled (the reference)."""
+def _spelled_out(hand, legal, trick, trump, top, gone, stake, last, keep_low, bank=False):
+    """The rules of thumb as they were written before the orders were tabled (the reference);
+    ``bank``: the Expert's extra rule, last to play, a plain ten that wins a trick worth nothing."""
     def worth_drawing(top):
         return top >= 0 and (top // 13 == trump or core.pips_of(1 << top) >= 4)
 
@@ -50,6 +51,9 @@ def _spelled_out(hand, legal, trick, trump, top, gone, stake, last, keep_low):
                 spare = keep_low and c == low_trump and not last
                 return (spare, is_trump, -stake[c] if last else stake[c], c % 13)
             return min(winners, key=cost), "fight" if fight else "capture"
+        tens = [c for c in winners if c % 13 == Rank.TEN and c // 13 != trump]
+        if bank and last and tens:
+            return max(tens), "bank"
 
     def waste(c):
         is_trump = c // 13 == trump
@@ -61,8 +65,9 @@ def _spelled_out(hand, legal, trick, trump, top, gone, stake, last, keep_low):
 RULES = [Rules(), Rules(game="ten_of_trumps"), Rules(high_low="held"), Rules(shasta_point=True, turned_jack=True)]
 
 
+@pytest.mark.parametrize("bank", [False, True], ids=["casual", "bank"])
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: ",".join(r.to_dict()) or "standard")
-def test_the_tabled_rules_of_thumb_pick_what_the_spelled_out_ones_pick(rules):
+def test_the_tabled_rules_of_thumb_pick_what_the_spelled_out_ones_pick(rules, bank):
     rng = random.Random(33)
     rules_seen = set()
     for _ in range(6000):
@@ -87,12 +92,35 @@ def test_the_tabled_rules_of_thumb_pick_what_the_spelled_out_ones_pick(rules):
             gone &= ~hand
         legal = core.legal_mask(hand, trick[0] if trick else -1, trump, rules.void_any)
         last = rng.random() < 0.5
-        args = (hand, legal, trick, trump, top, gone, stake, last, keep_low)
+        args = (hand, legal, trick, trump, top, gone, stake, last, keep_low, bank)
         want = _spelled_out(*args)
         assert rule_of_thumb(*args) == want, args
         assert rule_of_thumb(hand, legal, list(trick), *args[3:]) == want  # a trick as a list reads the same
         rules_seen.add(want[1])
     assert rules_seen >= {"only", "lead_master", "lead_high", "lead_low", "fight", "capture", "lose"}
+    assert ("bank" in rules_seen) is bank
+
+
+def test_the_bank_rule_wins_a_worthless_trick_with_a_plain_ten_only_when_last():
+    """Hearts trump; a worthless low club led, no card worth drawing on the stock: Casual loses
+    the trick cheaply, the Expert's rules (``bank``) win it with the ten of clubs when last to play."""
+    rules = Rules()
+    trump = 2  # hearts (suit order C, D, H, S)
+    card = {f"{r}{s}": si * 13 + ri for si, s in enumerate("CDHS") for ri, r in enumerate("23456789TJQKA")}
+    hand = sum(1 << card[c] for c in ("TC", "3C", "5D"))
+    trick = (card["2C"],)
+    legal = core.legal_mask(hand, trick[0], trump, rules.void_any)
+    stake = stakes(rules, trump, False)  # Game decided: the ten's card value is no stake
+    keep = keeps_low(rules, trump)
+    gone = hand | 1 << card["2C"]
+    top = card["4D"]
+    assert rule_of_thumb(hand, legal, trick, trump, top, gone, stake, True, keep) == (card["3C"], "lose")
+    assert rule_of_thumb(hand, legal, trick, trump, top, gone, stake, True, keep, True) == (card["TC"], "bank")
+    assert rule_of_thumb(hand, legal, trick, trump, top, gone, stake, False, keep, True)[1] == "lose"  # not last
+    trumps = sum(1 << card[c] for c in ("TH", "3H"))  # a trump ten is never banked
+    hearts = (card["2H"],)
+    assert rule_of_thumb(trumps, trumps, hearts, trump, top, trumps | 1 << card["2H"], stake, True, keep,
+                         True)[1] != "bank"
 
 
 def test_tables_are_kept_per_stake_table_and_an_unknown_table_is_honoured():
@@ -157,7 +185,7 @@ def test_a_sampler_guesses_as_sample_does_and_a_rollout_ends_as_the_world_says()
         assert world.drawn == len(world.stock) and sum(map(core.popcount, world.piles)) == 52
 
 
-def _replayed_likelihoods(guess, view, noises):
+def _replayed_likelihoods(guess, view, noises, bank=False):
     """The opponent's likelihoods by replaying the whole deal on the guess, play by play (the reference)."""
     trump = int(view.trump)
     turned = view.turned.index if view.turned is not None else -1
@@ -174,7 +202,7 @@ def _replayed_likelihoods(guess, view, noises):
             if count > 1:
                 stake, _ = worth.now(world.piles)
                 model, _ = rule_of_thumb(hand, legal, tuple(trick), trump, world.top, played | hand, stake,
-                                         len(trick) == view.players - 1, keeps_low(view.rules, trump, turned))
+                                         len(trick) == view.players - 1, keeps_low(view.rules, trump, turned), bank)
                 for i, noise in enumerate(noises):
                     weights[i] *= (1 - noise if model == card.index else 0.0) + noise / count
         played |= card.bit
@@ -182,8 +210,9 @@ def _replayed_likelihoods(guess, view, noises):
     return tuple(weights)
 
 
+@pytest.mark.parametrize("bank", [False, True], ids=["casual", "bank"])
 @pytest.mark.parametrize("options", [{}, {"stock": "closed"}, {"players": 3}, {"game": "ten_of_trumps"}])
-def test_a_reading_weighs_each_guess_as_replaying_the_deal_does(options):
+def test_a_reading_weighs_each_guess_as_replaying_the_deal_does(options, bank):
     rules = Rules.from_dict(options)
     rng = random.Random(8)
     checked = 0
@@ -192,11 +221,11 @@ def test_a_reading_weighs_each_guess_as_replaying_the_deal_does(options):
         while not state.finished:
             view = state.view(state.to_play)
             if len(state.plays) % 5 == 2 and view.played:
-                reading, sampler = Reading(view), Sampler(view)
+                reading, sampler = Reading(view, bank), Sampler(view)
                 for _ in range(4):
                     guess = sampler.sample(rng)
                     for noises in ((0.0, 0.5, 1.0), (0.0,)):  # (0.0,) alone stops at the first play missed
-                        assert reading.likelihoods(guess, noises) == _replayed_likelihoods(guess, view, noises)
+                        assert reading.likelihoods(guess, noises) == _replayed_likelihoods(guess, view, noises, bank)
                     checked += 1
             state = state.play(rng.choice(state.legal_cards()))
     assert checked > 20

@@ -102,7 +102,7 @@ class ExpertPlayer(SearchPlayer):
                  noise: float | tuple[float, ...] | None = NOISE, late_stock: int = 0, solve_budget: int = SOLVE_BUDGET,
                  halving: bool = False, their_epsilon: float | None = None, replies: bool = False,
                  solve_tricks: int = 0, tree: bool = False, uct_c: float = ismcts.UCT_C,
-                 tree_guesses: int = ismcts.GUESSES, tree_paired: bool = False, **options):
+                 tree_guesses: int = ismcts.GUESSES, tree_paired: bool = False, bank: bool = True, **options):
         if options.get("samples") is not None:
             min_samples = options.pop("samples")
             max_samples = max(max_samples, min_samples) if isinstance(min_samples, int) else max_samples
@@ -131,6 +131,8 @@ class ExpertPlayer(SearchPlayer):
             raise ValueError(f"uct_c must be a number of at least 0, not {uct_c!r}")
         if isinstance(tree_guesses, bool) or not isinstance(tree_guesses, int) or tree_guesses < 1:
             raise ValueError(f"tree_guesses must be a whole number of at least 1, not {tree_guesses!r}")
+        if not isinstance(bank, bool):
+            raise ValueError(f"bank must be True or False, not {bank!r}")
         if tree and (halving or replies or solve_tricks or their_epsilon is not None):
             raise ValueError("tree cannot be combined with halving, replies, solve_tricks or their_epsilon")
         options.pop("samples", None)
@@ -142,12 +144,13 @@ class ExpertPlayer(SearchPlayer):
         self.replies, self.solve_tricks = bool(replies), solve_tricks
         self.tree, self.uct_c, self.tree_guesses = bool(tree), float(uct_c), tree_guesses
         self.tree_paired = bool(tree_paired)
+        self.bank = bank
 
     def __repr__(self) -> str:
         return (f"ExpertPlayer(budget={self.budget!r}, min_samples={self.min_samples!r}, "
                 f"max_samples={self.max_samples!r}, noise={self.noise!r}, late_stock={self.late_stock!r}, "
                 f"halving={self.halving!r}, their_epsilon={self.their_epsilon!r}, replies={self.replies!r}, "
-                f"solve_tricks={self.solve_tricks!r}, tree={self.tree!r})")
+                f"solve_tricks={self.solve_tricks!r}, tree={self.tree!r}, bank={self.bank!r})")
 
     def _late(self, k: Knowledge) -> bool:
         return k.players == 2 and 0 < k.stock_count <= self.late_stock and self.solve_budget > 0
@@ -171,7 +174,7 @@ class ExpertPlayer(SearchPlayer):
         totals = dict.fromkeys(moves, 0.0)
         weights = squares = 0.0
         count = nodes = 0
-        sampler, reading = Sampler(view), Reading(view)
+        sampler, reading = Sampler(view), Reading(view, self.bank)
         while count < LATE_MAX and (count < LATE_MIN or nodes < self.solve_budget):
             guess = sampler.sample(rng)
             rng.getrandbits(64)  # drawn for every guess, as the search does (a try's seed)
@@ -220,7 +223,7 @@ class ExpertPlayer(SearchPlayer):
         weights = dict.fromkeys(moves, 0.0)
         count = spent = 0
         mass = squares = 0.0
-        sampler, reading = Sampler(view), Reading(view)
+        sampler, reading = Sampler(view), Reading(view, self.bank)
         for done in range(rounds):
             cost = fixed + len(live) * cards_left
             guesses = max(1, (budget - spent) // (rounds - done) // cost)
@@ -235,7 +238,7 @@ class ExpertPlayer(SearchPlayer):
                     child = guess.world.copy()
                     child.play(card)
                     totals[card] += weight * rollout(child, rules, view.dealer, turned, k.seat, random.Random(seed),
-                                                     self.epsilon, None, self.their_epsilon)
+                                                     self.epsilon, None, self.their_epsilon, bank=self.bank)
                     weights[card] += weight
                 mass += weight
                 squares += weight * weight
@@ -264,13 +267,13 @@ class ExpertPlayer(SearchPlayer):
         rules, turned, cards_left, fixed, budget = self._costs(view, k, moves)
         until = self.solve_tricks if k.players == 2 else 0
         solver = Solver(rules, view.dealer, turned, k.seat, tiebreak=False) if until else None
-        me, epsilon, theirs = k.seat, self.epsilon, self.their_epsilon
+        me, epsilon, theirs, bank = k.seat, self.epsilon, self.their_epsilon, self.bank
         spent = 0
 
         def playout(world, seed) -> int:
             nonlocal spent
             before = world.done * world.n + len(world.trick)
-            value = rollout(world, rules, view.dealer, turned, me, random.Random(seed), epsilon, None, theirs, until)
+            value = rollout(world, rules, view.dealer, turned, me, random.Random(seed), epsilon, None, theirs, until, bank)
             spent += world.done * world.n + len(world.trick) - before
             if value is None:
                 nodes = solver.nodes
@@ -281,7 +284,7 @@ class ExpertPlayer(SearchPlayer):
         totals = dict.fromkeys(moves, 0.0)
         count = 0
         mass = squares = 0.0
-        sampler, reading = Sampler(view), Reading(view)
+        sampler, reading = Sampler(view), Reading(view, self.bank)
         while count < self.max_samples and (count == 0 or spent < budget):
             guess = sampler.sample(rng)
             seed = rng.getrandbits(64)

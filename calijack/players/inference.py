@@ -61,11 +61,13 @@ class Reading:
     Everything about a play but the hand it came from is public (the trick, the exposed card,
     the cards gone, the stakes), and so is where each hand's draws lie in the stock: the first
     guess's replay (:func:`calijack.core.play_card`) sets them down, and each guess then only
-    follows the other seats' hands, its own cards coming and going.
+    follows the other seats' hands, its own cards coming and going. ``bank``: the model plays
+    with the Expert's ``bank`` rule (:func:`.heuristic.thumb`).
     """
 
-    def __init__(self, view: View):
+    def __init__(self, view: View, bank: bool = False):
         self.view = view
+        self.bank = bank
         self.steps: list | None = None
 
     def _read(self, guess: Guess) -> list:
@@ -83,7 +85,7 @@ class Reading:
             seat = core.play_order(world.leader, n)[len(trick)]
             if seat != me:
                 if tables is None:
-                    tables = worth.thumbs[worth.decided([core.pips_of(p) for p in world.piles])]
+                    tables = (worth.banked if self.bank else worth.thumbs)[worth.decided([core.pips_of(p) for p in world.piles])]
                 steps.append((seat, index, tuple(trick), world.top, played, len(trick) == n - 1, tables))
             played |= 1 << index
             drawn = world.drawn

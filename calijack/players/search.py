@@ -39,13 +39,15 @@ SOLVE_CARDS = 12          # solve exactly once this few cards are left in the ha
 
 
 def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.Random,
-            epsilon: float, score=None, their_epsilon: float | None = None, until: int = 0) -> int | None:
+            epsilon: float, score=None, their_epsilon: float | None = None, until: int = 0,
+            bank: bool = False) -> int | None:
     """Finish ``world`` in place with the rules of thumb for every seat; the objective for ``me``.
 
     ``score(points, pips)`` replaces the objective (:func:`.solver.utility`) when given.
     ``their_epsilon``, when given, is the other seats' share of random cards (``epsilon`` is then ``me``'s).
     ``until``: stop, and return ``None``, at the first trick's start with the stock gone and ``until``
     tricks or fewer left (the caller then solves the rest exactly); 0 plays to the end.
+    ``bank``: every seat plays with the Expert's ``bank`` rule (:func:`.heuristic.thumb`).
     """
     n, trump, void_any, draws = world.n, world.trump, world.void_any, world.draws
     worth = Stakes.of(rules, trump, turned)
@@ -62,7 +64,8 @@ def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.
     legal_mask, play_card, bit_list = core.legal_mask, core.play_card, core.bit_list
     pips = [core.pips_of(pile) for pile in piles]
     decided = worth.decided(pips)  # once Game is decided on card values it stays decided
-    tables = worth.thumbs[decided]
+    thumbs = worth.banked if bank else worth.thumbs
+    tables = thumbs[decided]
     end = max(draws, world.tricks - until) if until else world.tricks
     while done < end:
         top = stock[drawn] if done < draws else -1
@@ -83,7 +86,7 @@ def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.
         if not decided:  # the trick's winner leads next: only its card values changed
             pips[leader] = core.pips_of(piles[leader])
             decided = worth.decided(pips)
-            tables = worth.thumbs[decided]
+            tables = thumbs[decided]
     world.leader, world.drawn, world.done = leader, drawn, done
     if world.done < world.tricks:
         return None
@@ -106,6 +109,7 @@ class SearchPlayer:
     """
 
     name = "search"
+    bank = False  # the rules of thumb with the ``bank`` rule in tries and tie-breaks (the Expert's)
 
     def __init__(self, samples: int | None = None, time_limit: float | None = None,
                  epsilon: float = 0.1, solve_cards: int = SOLVE_CARDS, match_aware: bool = False,
@@ -154,7 +158,8 @@ class SearchPlayer:
         """The rule of thumb's card: it settles ties."""
         stake = stakes(view.rules, k.trump, True, k.turned)
         card, _ = rule_of_thumb(k.hand, k.legal, k.trick, k.trump, k.stock_top, k.played | k.hand,
-                                stake, len(k.trick) == k.players - 1, keeps_low(view.rules, k.trump, k.turned))
+                                stake, len(k.trick) == k.players - 1, keeps_low(view.rules, k.trump, k.turned),
+                                self.bank)
         return card
 
     def _samples_for(self, k: Knowledge, moves) -> int | None:
@@ -179,7 +184,7 @@ class SearchPlayer:
                 child = world.copy()
                 child.play(card)
                 totals[card] += rollout(child, rules, view.dealer, turned, k.seat,
-                                        random.Random(seed), self.epsilon, score)
+                                        random.Random(seed), self.epsilon, score, bank=self.bank)
             count += 1
         best = max(moves, key=lambda c: (totals[c], c == preferred, -c))
         scale = 100 if score is None else 1
