@@ -65,19 +65,25 @@ def _wrong(values: dict, card: str) -> bool:
 def summary(rows: list, sharp: dict, coach: str) -> dict:
     """One coach's false alarms and misses against the 20× reference and the sharpened one."""
     out = {"coach": coach, "plays": len(rows)}
-    for name, judge in (("reference", lambda r: r["ref"]),
-                        ("sharpened", lambda r: sharp.get(_key(r), {}).get("values", r["ref"]))):
-        mistakes = false = missed = close = 0
+    for name, judge in (("reference", lambda r: (r["ref"], r.get("ref_se"))),
+                        ("sharpened", lambda r: (sharp[_key(r)]["values"], sharp[_key(r)]["se"]) if _key(r) in sharp
+                         else (r["ref"], r.get("ref_se")))):
+        mistakes = false = missed = close = sure = sure_missed = 0
         for row in rows:
-            wrong, marked = _wrong(judge(row), row["card"]), row[coach]["mistake"]
+            values, se = judge(row)
+            wrong, marked = _wrong(values, row["card"]), row[coach]["mistake"]
             mistakes += wrong
             false += marked and not wrong
             missed += wrong and not marked
             close += wrong and not marked and row[coach].get("close", False)
+            if wrong and se is not None and _ref_loss(values, row["card"]) - se >= MISTAKE:  # the judge is sure
+                sure += 1
+                sure_missed += not marked
         out[name] = {"mistakes": mistakes, "false_alarms": false, "false_alarm_share": round(false / len(rows), 4),
                      "missed": missed, "missed_share": round(missed / mistakes, 4) if mistakes else None,
                      "missed_too_close": close, "called_sound": missed - close,
-                     "called_sound_share": round((missed - close) / mistakes, 4) if mistakes else None}
+                     "called_sound_share": round((missed - close) / mistakes, 4) if mistakes else None,
+                     "sure": sure, "sure_missed": sure_missed}
     disputes = [r for r in rows if r[coach]["mistake"] != _wrong(r["ref"], r["card"])]
     sides = [_wrong(sharp[_key(r)]["values"], r["card"]) == r[coach]["mistake"] for r in disputes if _key(r) in sharp]
     out["disputes"] = {"plays": len(disputes), "sharp_sides_with_coach": sum(sides),
@@ -142,7 +148,8 @@ def main(argv=None) -> int:
             print(f"{s['coach']:>8} against the {name:>9}: false alarms {f['false_alarms']} ({f['false_alarm_share']:.1%} "
                   f"of {s['plays']}), missed {f['missed']} of {f['mistakes']} ({(f['missed_share'] or 0):.1%}: "
                   f"{f['missed_too_close']} said too close to call, {f['called_sound']} called sound, "
-                  f"{(f['called_sound_share'] or 0):.1%})")
+                  f"{(f['called_sound_share'] or 0):.1%}); of the {f['sure']} mistakes it is sure of "
+                  f"(loss one standard error clear of the line), missed {f['sure_missed']}")
         d = s["disputes"]
         print(f"{'':>8} {d['plays']} disagreements with the 20x reference: the sharp rating sides with the coach on "
               f"{d['sharp_sides_with_coach']}, with the reference on {d['sharp_sides_with_reference']}")

@@ -20,9 +20,9 @@ def _module():
         sys.path.remove(str(ROOT / "bench"))
 
 
-def _row(deal: int, loss: float, marked: bool) -> dict:
+def _row(deal: int, loss: float, marked: bool, se: float = 0.02) -> dict:
     return {"seed": 1, "deal": deal, "play": 0, "card": "2H", "ref": {"2H": 1.0 - loss, "AS": 1.0},
-            "z1.0": {"mistake": marked}}
+            "ref_se": se, "z1.0": {"mistake": marked}}
 
 
 def test_the_sharp_rating_replaces_the_reference_where_it_was_asked_and_says_whom_it_sides_with():
@@ -30,18 +30,19 @@ def test_the_sharp_rating_replaces_the_reference_where_it_was_asked_and_says_who
     rows = [_row(0, 0.55, False),  # a miss under the 20x reference …
             _row(1, 0.10, False),  # agreed, sound, not rated again
             _row(2, 0.45, True),   # a false alarm under the 20x reference …
-            _row(3, 0.70, True)]   # agreed, a mistake
-    sharp = {(1, 0, 0): {"values": {"2H": 0.55, "AS": 1.0}},   # … sound after all (loss 0.45)
-             (1, 2, 0): {"values": {"2H": 0.40, "AS": 1.0}}}   # … a mistake after all (loss 0.60)
+            _row(3, 0.70, True),   # agreed, a mistake
+            _row(4, 0.52, False, se=0.05)]  # a miss on the line: the reference is not sure of it
+    sharp = {(1, 0, 0): {"values": {"2H": 0.55, "AS": 1.0}, "se": 0.01},   # … sound after all (loss 0.45)
+             (1, 2, 0): {"values": {"2H": 0.40, "AS": 1.0}, "se": 0.01}}   # … a mistake after all (loss 0.60)
     got = disputes.summary(rows, sharp, "z1.0")
-    assert got["reference"] == {"mistakes": 2, "false_alarms": 1, "false_alarm_share": 0.25, "missed": 1,
-                                "missed_share": 0.5, "missed_too_close": 0, "called_sound": 1,
-                                "called_sound_share": 0.5}
-    assert got["sharpened"] == {"mistakes": 2, "false_alarms": 0, "false_alarm_share": 0.0, "missed": 0,
-                                "missed_share": 0.0, "missed_too_close": 0, "called_sound": 0,
-                                "called_sound_share": 0.0}
+    assert got["reference"] == {"mistakes": 3, "false_alarms": 1, "false_alarm_share": 0.2, "missed": 2,
+                                "missed_share": 0.6667, "missed_too_close": 0, "called_sound": 2,
+                                "called_sound_share": 0.6667, "sure": 2, "sure_missed": 1}
+    assert got["sharpened"] == {"mistakes": 3, "false_alarms": 0, "false_alarm_share": 0.0, "missed": 1,
+                                "missed_share": 0.3333, "missed_too_close": 0, "called_sound": 1,
+                                "called_sound_share": 0.3333, "sure": 2, "sure_missed": 0}
     rows[0]["z1.0"]["close"] = True  # the miss, said too close to call rather than sound
     assert disputes.summary(rows, sharp, "z1.0")["reference"]["missed_too_close"] == 1
-    assert got["disputes"] == {"plays": 2, "sharp_sides_with_coach": 2, "sharp_sides_with_reference": 0}
+    assert got["disputes"] == {"plays": 3, "sharp_sides_with_coach": 2, "sharp_sides_with_reference": 0}  # row 4 not rated again
     sharp[(1, 0, 0)]["values"]["2H"] = 0.3  # now the sharp rating agrees with the 20x one on the first
     assert disputes.summary(rows, sharp, "z1.0")["disputes"]["sharp_sides_with_reference"] == 1
