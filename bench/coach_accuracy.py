@@ -62,6 +62,16 @@ def _ref_loss(values: dict, card) -> float:
     return max(values.values()) - values[card]
 
 
+def _sure(loss: float, se: float | None) -> str | None:
+    """What a judge with this ``loss`` and standard error ``se`` is sure of: ``"mistake"`` when its
+    loss is one standard error clear above the line, ``"sound"`` when clear below, else ``None``."""
+    if se is None:
+        return None
+    if loss - se >= MISTAKE:
+        return "mistake"
+    return "sound" if loss + se < MISTAKE else None
+
+
 def _job(job):
     seed, index, samples, factor, zs, extras, mores, rivals = job
     state = _deal(seed, index)
@@ -119,14 +129,13 @@ def summary(rows: list, coach: str) -> dict:
         close += mine.get("close", False)
         missed_close += wrong and mine.get("close", False)
         # Plays the reference itself is sure of (its loss one standard error clear of the line):
-        if "ref_se" in row:
-            loss, se = _ref_loss(ref, row["card"]), row["ref_se"]
-            if loss - se >= MISTAKE:
-                clear_wrong += 1
-                clear_missed += not mine["mistake"]
-            elif loss + se < MISTAKE:
-                clear_right += 1
-                clear_false += mine["mistake"]
+        sure = _sure(_ref_loss(ref, row["card"]), row.get("ref_se"))
+        if sure == "mistake":
+            clear_wrong += 1
+            clear_missed += not mine["mistake"]
+        elif sure == "sound":
+            clear_right += 1
+            clear_false += mine["mistake"]
         best_loss += _ref_loss(ref, mine["best"])
         guesses += mine["samples"]
         cpu += mine["cpu"]

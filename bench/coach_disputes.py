@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
-from coach_accuracy import _deal, _ref_loss  # noqa: E402
+from coach_accuracy import _deal, _ref_loss, _sure  # noqa: E402
 
 from calijack.review import MISTAKE, rate  # noqa: E402
 
@@ -64,10 +64,15 @@ def _wrong(values: dict, card: str) -> bool:
 
 def summary(rows: list, sharp: dict, coach: str) -> dict:
     """One coach's false alarms and misses against the 20× reference and the sharpened one."""
+    def reference(row):  # the 20x reference's values and standard error
+        return row["ref"], row.get("ref_se")
+
+    def sharpened(row):  # the sharp rating's where the play was rated again, else the 20x reference's
+        again = sharp.get(_key(row))
+        return (again["values"], again["se"]) if again else reference(row)
+
     out = {"coach": coach, "plays": len(rows)}
-    for name, judge in (("reference", lambda r: (r["ref"], r.get("ref_se"))),
-                        ("sharpened", lambda r: (sharp[_key(r)]["values"], sharp[_key(r)]["se"]) if _key(r) in sharp
-                         else (r["ref"], r.get("ref_se")))):
+    for name, judge in (("reference", reference), ("sharpened", sharpened)):
         mistakes = false = missed = close = sure = sure_missed = 0
         for row in rows:
             values, se = judge(row)
@@ -76,7 +81,7 @@ def summary(rows: list, sharp: dict, coach: str) -> dict:
             false += marked and not wrong
             missed += wrong and not marked
             close += wrong and not marked and row[coach].get("close", False)
-            if wrong and se is not None and _ref_loss(values, row["card"]) - se >= MISTAKE:  # the judge is sure
+            if _sure(_ref_loss(values, row["card"]), se) == "mistake":
                 sure += 1
                 sure_missed += not marked
         out[name] = {"mistakes": mistakes, "false_alarms": false, "false_alarm_share": round(false / len(rows), 4),

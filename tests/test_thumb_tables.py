@@ -8,7 +8,7 @@ import random
 import pytest
 
 from calijack import Deal, Rules, core
-from calijack.cards import SUIT_MASK, Rank
+from calijack.cards import SUIT_MASK, Card, Rank, Suit
 from calijack.players import heuristic
 from calijack.players.heuristic import Stakes, keeps_low, rule_of_thumb, stakes
 from calijack.players.inference import Reading
@@ -105,21 +105,24 @@ def test_the_bank_rule_wins_a_worthless_trick_with_a_plain_ten_only_when_last():
     """Hearts trump; a worthless low club led, no card worth drawing on the stock: Casual loses
     the trick cheaply, the Expert's rules (``bank``) win it with the ten of clubs when last to play."""
     rules = Rules()
-    trump = 2  # hearts (suit order C, D, H, S)
-    card = {f"{r}{s}": si * 13 + ri for si, s in enumerate("CDHS") for ri, r in enumerate("23456789TJQKA")}
-    hand = sum(1 << card[c] for c in ("TC", "3C", "5D"))
-    trick = (card["2C"],)
+    trump = int(Suit.HEARTS)
+
+    def card(code):
+        return Card.parse(code).index
+
+    hand = sum(1 << card(c) for c in ("TC", "3C", "5D"))
+    trick = (card("2C"),)
     legal = core.legal_mask(hand, trick[0], trump, rules.void_any)
     stake = stakes(rules, trump, False)  # Game decided: the ten's card value is no stake
     keep = keeps_low(rules, trump)
-    gone = hand | 1 << card["2C"]
-    top = card["4D"]
-    assert rule_of_thumb(hand, legal, trick, trump, top, gone, stake, True, keep) == (card["3C"], "lose")
-    assert rule_of_thumb(hand, legal, trick, trump, top, gone, stake, True, keep, True) == (card["TC"], "bank")
+    gone = hand | 1 << card("2C")
+    top = card("4D")
+    assert rule_of_thumb(hand, legal, trick, trump, top, gone, stake, True, keep) == (card("3C"), "lose")
+    assert rule_of_thumb(hand, legal, trick, trump, top, gone, stake, True, keep, True) == (card("TC"), "bank")
     assert rule_of_thumb(hand, legal, trick, trump, top, gone, stake, False, keep, True)[1] == "lose"  # not last
-    trumps = sum(1 << card[c] for c in ("TH", "3H"))  # a trump ten is never banked
-    hearts = (card["2H"],)
-    assert rule_of_thumb(trumps, trumps, hearts, trump, top, trumps | 1 << card["2H"], stake, True, keep,
+    trumps = sum(1 << card(c) for c in ("TH", "3H"))  # a trump ten is never banked
+    hearts = (card("2H"),)
+    assert rule_of_thumb(trumps, trumps, hearts, trump, top, trumps | 1 << card("2H"), stake, True, keep,
                          True)[1] != "bank"
 
 

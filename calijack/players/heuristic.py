@@ -91,6 +91,10 @@ class Stakes:
         self.banked = (thumb_tables(self.live, trump, self.keep_low, True),
                        thumb_tables(self.dead, trump, self.keep_low, True))
 
+    def tables(self, bank: bool = False) -> tuple["Thumb", "Thumb"]:
+        """The :class:`Thumb` of the live and the dead stakes, with the ``bank`` rule or without."""
+        return self.banked if bank else self.thumbs
+
     @classmethod
     def of(cls, rules: Rules, trump: int, turned: int = -1) -> "Stakes":
         """``Stakes(rules, trump, turned)``, made once and kept (a search asks for it on every try)."""

@@ -85,7 +85,7 @@ class Reading:
             seat = core.play_order(world.leader, n)[len(trick)]
             if seat != me:
                 if tables is None:
-                    tables = (worth.banked if self.bank else worth.thumbs)[worth.decided([core.pips_of(p) for p in world.piles])]
+                    tables = worth.tables(self.bank)[worth.decided([core.pips_of(p) for p in world.piles])]
                 steps.append((seat, index, tuple(trick), world.top, played, len(trick) == n - 1, tables))
             played |= 1 << index
             drawn = world.drawn

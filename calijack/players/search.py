@@ -64,7 +64,7 @@ def rollout(world: World, rules, dealer: int, turned: int, me: int, rng: random.
     legal_mask, play_card, bit_list = core.legal_mask, core.play_card, core.bit_list
     pips = [core.pips_of(pile) for pile in piles]
     decided = worth.decided(pips)  # once Game is decided on card values it stays decided
-    thumbs = worth.banked if bank else worth.thumbs
+    thumbs = worth.tables(bank)
     tables = thumbs[decided]
     end = max(draws, world.tricks - until) if until else world.tricks
     while done < end:
