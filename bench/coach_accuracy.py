@@ -38,6 +38,7 @@ import os
 import random
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,7 +74,7 @@ def _sure(loss: float, se: float | None) -> str | None:
 
 
 def _job(job):
-    seed, index, samples, factor, zs, extras, mores, rivals = job
+    seed, index, samples, factor, zs, extras, mores, rivals, spents = job
     state = _deal(seed, index)
     walk = state.deal.start()
     rows = []
@@ -85,14 +86,17 @@ def _job(job):
             row = {"deal": index, "play": k, "card": card.code,
                    "old": {"mistake": old.loss(card) >= MISTAKE, "best": old.best[0].code,
                            "samples": old.samples, "cpu": old_cpu}}
-            for z, extra, more, rival in _variants(zs, extras, mores, rivals):
-                cpu = time.process_time()
-                new = rate(walk, samples, _play_rng(seed, k), played=card, max_samples=extra * samples, z_more=more,
-                           rivals=rival)
-                verdict = new.verdict(card, z)
-                row[_coach(z, extra, more, rival)] = {"mistake": verdict == "mistake", "close": verdict == "too close",
-                                "best": new.best[0].code, "samples": new.samples,
-                                "cpu": time.process_time() - cpu}
+            rated = {}  # one rating serves every z and both ends of the cap's rule
+            for z, extra, more, rival, spent in _variants(zs, extras, mores, rivals, spents):
+                if (extra, more, rival) not in rated:
+                    cpu = time.process_time()
+                    new = rate(walk, samples, _play_rng(seed, k), played=card, max_samples=extra * samples,
+                               z_more=more, rivals=rival)
+                    rated[extra, more, rival] = new, time.process_time() - cpu
+                new, used = rated[extra, more, rival]
+                verdict = (new if spent else replace(new, spent=False)).verdict(card, z)
+                row[_coach(z, extra, more, rival, spent)] = {"mistake": verdict == "mistake", "close": verdict == "too close",
+                                "best": new.best[0].code, "samples": new.samples, "cpu": used}
             ref = rate(walk, factor * samples, random.Random(f"coach-accuracy/reference/{seed}/{index}/{k}"))
             row["ref"] = {c.code: v for c, v in ref.values.items()}
             row["ref_se"] = ref.stderr(card)  # the reference's own uncertainty about the card's loss
@@ -101,14 +105,16 @@ def _job(job):
     return rows
 
 
-def _variants(zs, extras, mores, rivals):
-    return [(z, extra, more, rival) for z in zs for extra in extras for more in mores for rival in rivals]
+def _variants(zs, extras, mores, rivals, spents=(True,)):
+    return [(z, extra, more, rival, spent) for z in zs for extra in extras for more in mores for rival in rivals
+            for spent in spents]
 
 
-def _coach(z: float, extra: int, more: float, rivals: bool) -> str:
-    # A row's key: "z1.0" at the default cap (EXTRA), band (Z_MORE) and rivals (RIVALS), "z1.0x8m2.0r1" else.
+def _coach(z: float, extra: int, more: float, rivals: bool, spent: bool = True) -> str:
+    # A row's key: "z1.0" at the default cap (EXTRA), band (Z_MORE), rivals (RIVALS) and the cap's rule
+    # (Rating.spent), "z1.0x8m2.0r1s0" else.
     return (f"z{z}" + ("" if extra == EXTRA else f"x{extra}") + ("" if more == Z_MORE else f"m{more}")
-            + ("" if rivals == RIVALS else f"r{int(rivals)}"))
+            + ("" if rivals == RIVALS else f"r{int(rivals)}") + ("" if spent else "s0"))
 
 
 def summary(rows: list, coach: str) -> dict:
@@ -165,6 +171,9 @@ def main(argv=None) -> int:
     parser.add_argument("--rivals", type=int, nargs="+", choices=(0, 1), default=[int(RIVALS)],
                         help="1: the extra guesses also settle every card that may be half a point better than the "
                              f"card played, not only the best so far (one row each; default {int(RIVALS)})")
+    parser.add_argument("--spent", type=int, nargs="+", choices=(0, 1), default=[1],
+                        help="1: once every guess allowed is drawn, a loss of half a point or more on the best "
+                             "estimate is a mistake (Rating.spent); 0: it stays too close to call (one row each)")
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
@@ -173,7 +182,8 @@ def main(argv=None) -> int:
           f"reference {args.factor * args.samples}", flush=True)
     start = time.time()
     args.rivals = [bool(r) for r in args.rivals]
-    jobs = [(args.seed, i, args.samples, args.factor, args.z, args.extra, args.more, args.rivals)
+    args.spent = [bool(x) for x in args.spent]
+    jobs = [(args.seed, i, args.samples, args.factor, args.z, args.extra, args.more, args.rivals, args.spent)
             for i in range(args.deals)]
     rows = []
     if args.jobs > 1:
@@ -195,8 +205,10 @@ def main(argv=None) -> int:
 def _write(args, rows: list, start: float, final: bool = True) -> None:
     report = {"seed": args.seed, "deals": args.deals, "samples": args.samples, "factor": args.factor,
               "extra": args.extra, "more": args.more, "rivals": [int(r) for r in args.rivals],
+              "spent": [int(x) for x in args.spent],
               "load_average": [round(x, 2) for x in os.getloadavg()],
-              "coaches": [summary(rows, "old")] + [summary(rows, _coach(*v)) for v in _variants(args.z, args.extra, args.more, args.rivals)], "rows": rows}
+              "coaches": [summary(rows, "old")] + [summary(rows, _coach(*v)) for v in _variants(args.z, args.extra, args.more, args.rivals,
+                                                                                    args.spent)], "rows": rows}
     for s in report["coaches"]:
         print(("" if final else "    ") + f"{s['coach']:>8}: {s['plays']} plays, {s['marks']} marks, {s['agreed']} agreed, "
               f"false alarms {s['false_alarms']} ({s['false_alarm_share']:.1%} of plays), "

@@ -26,7 +26,9 @@ no drill and no practice entry). Where the verdict on the card played is unclear
 plus or minus :data:`Z_MORE` standard errors, holds :data:`MISTAKE`), the review draws as
 many worlds again, from the same generator, until it is clear or ``max_samples`` worlds are
 drawn (:data:`EXTRA` times the first ones by default): counted, not timed, so a review still
-reproduces exactly, and :attr:`Rating.samples` says how many worlds were drawn. The verdict
+reproduces exactly, and :attr:`Rating.samples` says how many worlds were drawn. A verdict still
+unclear then (:attr:`Rating.spent`) is settled on the best estimate where it can be: a loss of
+:data:`MISTAKE` or more is a mistake, a loss under it stays too close to call. The verdict
 is also unclear while it is not clearly a mistake and another card may be half a point
 better than the card played (:data:`RIVALS`): the best on the first worlds is not always the
 best. The worlds drawn to settle a verdict try only the cards it compares, the card played,
@@ -43,7 +45,7 @@ from __future__ import annotations
 import math
 import os
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import core
 from .cards import DECK, Card
@@ -74,7 +76,8 @@ def samples_setting(env=None, most: int = 1000) -> int:
     return wanted if 1 <= wanted <= most else DEFAULT_SAMPLES
 
 MISTAKE = 0.5
-"""A play that costs at least this many match points, clearly (:data:`Z`), is marked as a mistake."""
+"""A play that costs at least this many match points, clearly (:data:`Z`) or on the best estimate
+once every guess allowed is drawn (:attr:`Rating.spent`), is marked as a mistake."""
 
 Z = 1.0
 """How many standard errors the loss must stand clear of :data:`MISTAKE` to count.
@@ -94,7 +97,13 @@ standard error is under :data:`MISTAKE`; within one standard error of the line, 
 it is too close to call. Of the 133 mistakes of 1,296 plays under a sharper reference
 (``bench/coach_disputes.py``: 20,000 guesses on every play near the line), the coach marked 123
 and called 2 sound; the other 8 sat within one standard error of the line after 3,200 guesses,
-and were called sound before this rule, too close to call now."""
+and were called sound before this rule, too close to call now.
+
+Once every guess allowed is drawn (:attr:`Rating.spent`), the upper side of that band goes by
+the best estimate: a loss of :data:`MISTAKE` or more is a mistake, a loss under it stays too
+close to call. More guesses cannot settle such a play, and the plays there cost about half a
+point either way, so the learner is better served by the drill than by a shrug; a play is
+still never called a mistake on an estimate under the line. See :data:`EXTRA` for the figures."""
 
 Z_MORE = 2.0
 """How many standard errors wide the band is that asks for more worlds: while the loss plus or
@@ -117,23 +126,31 @@ of, 8 and 5), false alarms 4 both ways (0.3%), the best card's mean loss 0.023 a
 1.16 times the processor time of the estimated plays (379 guesses a play against 370); a whole
 deal's review takes no longer that can be measured (``bench/review.py``)."""
 
-EXTRA = 32
-"""An unclear verdict draws more worlds, up to this many times the first ones (100 → 3,200).
+EXTRA = 64
+"""An unclear verdict draws more worlds, up to this many times the first ones (100 → 6,400).
 
 They try only the card played, the best card and the card played's rivals (:data:`RIVALS`),
 so a world drawn then costs about half of one of the first (which try every legal card).
-:data:`Z_MORE` and :data:`EXTRA` were chosen by measurement (``bench/coach_accuracy.py``, 648
+:data:`Z_MORE` and a cap of 32 were chosen by measurement (``bench/coach_accuracy.py``, 648
 estimated plays of deals never used, seeds 34 and 35, against 2,000 guesses): with 4 and 1
 standard error, 11 false alarms (1.7% of plays) and 11 of the reference's 73 mistakes missed;
 with 32 and 2, 2 false alarms (0.3%) and 5 missed, at about 1.75 times the processor time of
 the estimated plays.
 
-A cap of 128 (12,800 guesses) was measured too, on the 69 of 1,296 plays (seeds 34 to 37) that
-reached 3,200 (below the cap the guesses drawn are the same, so no other verdict can change),
-against the sharper reference of ``bench/coach_disputes.py``: the mistakes left unmarked stay 10
-of 133 (of the 124 the reference is sure of, 5 become 3; the rest sit on the line, losing 0.502
-to 0.516), plays too close to call 22 become 13, for 176 s of processor time on those plays
-against 66. Not worth a slower review: the cap stays at 32."""
+The cap went from 32 to 64 together with the rule at the cap (:attr:`Rating.spent`, :data:`Z`):
+neither alone is enough. Measured (``bench/coach_accuracy.py --extra 32 64 --spent 0 1``, the
+same plays rated each way, 1,928 estimated plays of deals never used, seeds 34 to 39; 38 and 39
+measured once, after the choice was made on 34 to 37; against 2,000 guesses, 203 reference
+mistakes): the cap of 32 without the rule missed 18 (8.9%), with 5 false alarms (0.3% of
+plays); 32 with the rule, 14 and 14; 64 without it, 21 and 5; **64 with it, 10 (4.9%) and 8
+(0.4%)**; on seeds 38 and 39 alone, 4 of 66 before and 2 after. The best card's mean loss stays
+0.022; 476 guesses a play against 373, 1.23 times the processor time of the estimated plays. A
+whole deal's review (``bench/review.py --deals 5``) still takes 2.8 s median.
+
+A cap of 128 (12,800 guesses) without the rule was measured before, on the 69 of 1,296 plays
+(seeds 34 to 37) that reached 3,200, against the sharper reference of
+``bench/coach_disputes.py``: the mistakes left unmarked stayed 10 of 133, for 176 s of
+processor time on those plays against 66."""
 
 MISTAKE_CALL, TOO_CLOSE, SOUND = "mistake", "too close", "sound"
 """The verdicts on a card (:meth:`Rating.verdict`)."""
@@ -165,6 +182,7 @@ class Rating:
     lead: bool                        # the seat leads this trick
     top: Card | None                  # the exposed stock card, which the trick's winner draws
     per_world: dict[Card, tuple] = field(default_factory=dict, repr=False)  # estimated only
+    spent: bool = False               # every extra world allowed was drawn for a verdict (see verdict)
 
     @property
     def best(self) -> list[Card]:
@@ -207,12 +225,18 @@ class Rating:
         less ``z`` standard errors is still :data:`MISTAKE` or more), :data:`SOUND` when it costs
         less and clearly so (its loss plus ``z`` standard errors is still under :data:`MISTAKE`),
         else :data:`TOO_CLOSE`: the loss lies within ``z`` standard errors of :data:`MISTAKE`, on
-        either side. Exact values: the loss alone."""
+        either side. Exact values: the loss alone.
+
+        When the rating drew every world it could for this verdict (:attr:`spent`: the review's
+        cap, :data:`EXTRA`) and the loss still lies within ``z`` standard errors of the line, its
+        best estimate decides the upper side: a loss of :data:`MISTAKE` or more is a mistake (the
+        coach has looked as hard as it may, and on its best estimate the play costs half a point),
+        a loss under it is too close to call (see :data:`Z`)."""
         loss = self.loss(card)
         if self.exact:
             return MISTAKE_CALL if loss >= MISTAKE else SOUND
         raw, half = self._loss(card), z * self.stderr(card)
-        if loss >= MISTAKE and raw - half >= MISTAKE:
+        if loss >= MISTAKE and (raw - half >= MISTAKE or (self.spent and raw >= MISTAKE)):
             return MISTAKE_CALL
         if loss < MISTAKE and raw + half < MISTAKE:
             return SOUND
@@ -467,6 +491,8 @@ def rate(state: State, samples: int = DEFAULT_SAMPLES, rng: random.Random | int 
             break
         tally.draw(min(rating.samples, limit - rating.samples), rng, focus)
         rating = tally.rated()
+    if played is not None and limit > samples and rating.samples >= limit:
+        rating = replace(rating, spent=True)
     return rating
 
 

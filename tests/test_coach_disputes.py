@@ -46,3 +46,29 @@ def test_the_sharp_rating_replaces_the_reference_where_it_was_asked_and_says_who
     assert got["disputes"] == {"plays": 3, "sharp_sides_with_coach": 2, "sharp_sides_with_reference": 0}  # row 4 not rated again
     sharp[(1, 0, 0)]["values"]["2H"] = 0.3  # now the sharp rating agrees with the 20x one on the first
     assert disputes.summary(rows, sharp, "z1.0")["disputes"]["sharp_sides_with_reference"] == 1
+
+
+def _accuracy():
+    spec = importlib.util.spec_from_file_location("coach_accuracy", ROOT / "bench" / "coach_accuracy.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_accuracy_bench_rates_each_play_once_for_both_rules_at_the_cap():
+    # One deal, a tiny budget (4 guesses, up to 8): many plays reach the cap, and the row without
+    # the rule at the cap ("s0") differs from the default only where the estimate is half a point
+    # or more: the rule adds mistakes, never takes one away, on the same guesses.
+    accuracy = _accuracy()
+    assert accuracy._coach(1.0, accuracy.EXTRA, accuracy.Z_MORE, accuracy.RIVALS) == "z1.0"
+    assert accuracy._coach(1.0, 2, accuracy.Z_MORE, accuracy.RIVALS, False) == "z1.0x2s0"
+    rows = accuracy._job((5, 0, 4, 2, [1.0], [2], [accuracy.Z_MORE], [accuracy.RIVALS], [False, True]))
+    assert rows and all({"z1.0x2", "z1.0x2s0"} <= set(r) for r in rows)
+    changed = 0
+    for row in rows:
+        with_rule, without = row["z1.0x2"], row["z1.0x2s0"]
+        assert with_rule["samples"] == without["samples"] <= 8 and with_rule["best"] == without["best"]
+        if with_rule != without:
+            changed += 1
+            assert with_rule["mistake"] and not without["mistake"] and without["close"], row
+    assert changed  # the rule did something on this deal (else the test shows nothing)

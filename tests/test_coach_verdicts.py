@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -78,6 +79,31 @@ def test_a_loss_just_under_half_a_point_is_sound_only_when_clearly_so():
     assert under.verdict(B, z=0) == SOUND  # on the estimate alone it would be sound
     line = review_comment(B, under, 0)
     assert line.startswith("Too close to call:") and "either side" in line, line
+
+
+def test_once_every_guess_allowed_is_drawn_the_best_estimate_decides_the_upper_side():
+    n = 100
+    over = planted([1] * n, [1.8 if k % 2 else -0.84 for k in range(n)])    # loss 0.52, SE 0.13
+    under = planted([1] * n, [1.8 if k % 2 else -0.76 for k in range(n)])   # loss 0.48, SE 0.13
+    assert over.loss(B) == pytest.approx(0.52) and under.loss(B) == pytest.approx(0.48)
+    assert over.verdict(B) == TOO_CLOSE and under.verdict(B) == TOO_CLOSE  # more guesses may settle them
+    spent_over, spent_under = replace(over, spent=True), replace(under, spent=True)
+    # No more guesses to come: half a point or more on the best estimate is a mistake ...
+    assert spent_over.verdict(B) == MISTAKE_CALL and spent_over.mistake(B)
+    # ... and a loss under it is never called one: it stays too close to call, said in words.
+    assert spent_under.verdict(B) == TOO_CLOSE and review_comment(B, spent_under, 0).startswith("Too close")
+    # Clear verdicts do not move, and a clearly sound card stays sound.
+    assert replace(planted([1] * n, [0.9] * n), spent=True).verdict(B) == SOUND
+
+
+def test_a_rating_is_spent_only_when_the_extra_guesses_reached_the_cap(eng):
+    state, card, seed = unclear_play(eng)
+    assert not rate(state, 4, random.Random(seed)).spent                   # no extra guesses asked for
+    assert not rate(state, 4, random.Random(seed), played=card).spent      # the cap is the first guesses
+    capped = rate(state, 4, random.Random(seed), played=card, max_samples=6)
+    assert capped.samples == 6 and capped.spent                         # still unclear at the cap
+    wide = rate(state, 4, random.Random(seed), played=card, max_samples=4096)
+    assert wide.samples < 4096 and not wide.spent and wide.verdict(card) != TOO_CLOSE
 
 
 def test_a_play_too_close_to_call_is_said_in_words_and_never_drilled_or_queued(eng):

@@ -130,6 +130,18 @@ def book_pages(root: Path = BOOK_HTML) -> list[str]:
     return pages
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """A test that fails with Voilà servers of its own (``voila_app``) shows the end of each one's
+    log beside the failure: a page that never loads then names what the server was doing."""
+    report = yield
+    if report.failed and report.when == "call":
+        for k, app in enumerate(getattr(item, "voila_apps", ())):
+            report.sections.append((f"Voilà server {k + 1} ({app.url}), the end of its log",
+                                    app.log_text()[-6000:] or "(empty)"))
+    return report
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Parametrize ``book_page`` with every content page of the built book.
 
@@ -647,7 +659,7 @@ def _start_voila(tmp_path_factory, notebook: str | os.PathLike, *extra_args: str
 
 
 @pytest.fixture
-def voila_app(tmp_path_factory) -> Iterator[Callable[..., VoilaApp]]:
+def voila_app(tmp_path_factory, request) -> Iterator[Callable[..., VoilaApp]]:
     """Factory: ``voila_app(notebook, *extra_args, timeout=90, port=None, token=None,
     **options) -> VoilaApp``.
 
@@ -662,6 +674,7 @@ def voila_app(tmp_path_factory) -> Iterator[Callable[..., VoilaApp]]:
     A test that needs nothing of its own uses ``lessons`` instead: one server for them all.
     """
     started: list[VoilaApp] = []
+    request.node.voila_apps = started  # a failing test's report shows their logs (pytest_runtest_makereport)
 
     def start(notebook: str | os.PathLike, *extra_args: str, **kwargs) -> VoilaApp:
         app = _start_voila(tmp_path_factory, notebook, *extra_args, **kwargs)
