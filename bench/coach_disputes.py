@@ -6,7 +6,7 @@
 ``bench/coach_accuracy.py`` judges the coach against a reference of 20× its first guesses. Where
 a play's loss sits near the half point, that reference is itself an estimate with a spread, and
 the coach may have drawn *more* guesses on the two cards in question than the reference did (up
-to 32× on the cards it compares): a "miss" or a "false alarm" there may be the reference's noise,
+to ``review.EXTRA``× on the cards it compares, 64×): a "miss" or a "false alarm" there may be the reference's noise,
 not the coach's. This script takes the reports of ``coach_accuracy.py`` (their rows: every
 position, the coach's verdicts, the reference's values) and rates again, with ``factor`` × the
 report's ``samples`` guesses from a generator of its own, every play that either
