@@ -101,9 +101,9 @@ and were called sound before this rule, too close to call now.
 
 Once every guess allowed is drawn (:attr:`Rating.spent`), the upper side of that band goes by
 the best estimate: a loss of :data:`MISTAKE` or more is a mistake, a loss under it stays too
-close to call. More guesses cannot settle such a play, and the plays there cost about half a
-point either way, so the learner is better served by the drill than by a shrug; a play is
-still never called a mistake on an estimate under the line. See :data:`EXTRA` for the figures."""
+close to call. No affordable number of guesses settles such a play, and the plays there cost
+about half a point either way, so a drill on one teaches a cost that is real; a play is still
+never called a mistake on an estimate under the line. See :data:`EXTRA` for the figures."""
 
 Z_MORE = 2.0
 """How many standard errors wide the band is that asks for more worlds: while the loss plus or
