@@ -9,10 +9,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _module():
+def _module(name: str = "coach_disputes"):
+    """The bench script ``bench/<name>.py``, loaded as a module (with ``bench`` on the path, as it runs)."""
     sys.path[:0] = [str(ROOT / "bench")]
     try:
-        spec = importlib.util.spec_from_file_location("coach_disputes", ROOT / "bench" / "coach_disputes.py")
+        spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         return module
@@ -48,18 +49,11 @@ def test_the_sharp_rating_replaces_the_reference_where_it_was_asked_and_says_who
     assert disputes.summary(rows, sharp, "z1.0")["disputes"]["sharp_sides_with_reference"] == 1
 
 
-def _accuracy():
-    spec = importlib.util.spec_from_file_location("coach_accuracy", ROOT / "bench" / "coach_accuracy.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_accuracy_bench_rates_each_play_once_for_both_rules_at_the_cap():
     # One deal, a tiny budget (4 guesses, up to 8): many plays reach the cap, and the row without
     # the rule at the cap ("s0") differs from the default only where the estimate is half a point
     # or more: the rule adds mistakes, never takes one away, on the same guesses.
-    accuracy = _accuracy()
+    accuracy = _module("coach_accuracy")
     assert accuracy._coach(1.0, accuracy.EXTRA, accuracy.Z_MORE, accuracy.RIVALS) == "z1.0"
     assert accuracy._coach(1.0, 2, accuracy.Z_MORE, accuracy.RIVALS, False) == "z1.0x2s0"
     rows = accuracy._job((5, 0, 4, 2, [1.0], [2], [accuracy.Z_MORE], [accuracy.RIVALS], [False, True]))
