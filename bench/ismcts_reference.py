@@ -14,7 +14,10 @@ Pair ``i`` deals ``Deal.random(random.Random(f"ismcts/{seed}/{i}"), dealer=i % 2
 it twice, Expert in seat 0 then in seat 1, ISMCTS in the other. The unit is the pair: Expert's
 match points minus ISMCTS's, averaged over its two deals; the 95% interval is the normal one
 over the pairs. Each decision with more than one legal card is timed in processor seconds
-(and wall-clock seconds), by side. Pairs are spread over ``--jobs`` processes.
+(and wall-clock seconds), by side. Each point of each deal is counted by side (``points``), and
+each pair's two deals are kept as the cards played (``plays``, by the pair's number; the deal
+itself comes back from the seed), so where the points went can be read afterwards. Pairs are
+spread over ``--jobs`` processes.
 
 ``--merge`` joins the reports of runs over following pairs (``--first`` extends a run) into one.
 
@@ -76,6 +79,8 @@ def _pair(job):
         # Which points each side took (1 ours, -1 theirs, 0 nobody's): where the difference comes from.
         out.setdefault("points", []).append({a.name: 0 if a.seat is None else 1 if a.seat == seat else -1
                                              for a in state.engine.result().awards})
+        # The cards played, in order (the deal comes back from the seed): to study where points go.
+        out.setdefault("plays", []).append(" ".join(card.code for card in state.engine.plays))
     return sims, out
 
 
@@ -172,6 +177,9 @@ def merge(reports: list[dict]) -> dict:
                      "times_from": [timed["first"], timed["first"] + timed["pairs"] - 1],
                      "runs": [{"first": r["first"], "pairs": r["pairs"], "mean": r["mean"], "ci95": r["ci95"]}
                               for r in parts]})
+        played = {str(k): v for r in parts for k, v in r.get("plays", {}).items()}  # runs before plays were kept have none
+        if played:
+            rows[-1]["plays"] = played
         counted = [r for r in parts if "points" in r]  # runs before the points were kept have none
         if counted:
             pairs = sum(r["pairs"] for r in counted)
@@ -193,7 +201,8 @@ def _report(args, results: dict) -> dict:
         mean, low, high = mean_interval([sum(r["diff"]) / 2 for r in done])
         row = {"sims": sims, "pairs": len(done), "mean": round(mean, 3), "ci95": [round(low, 3), round(high, 3)],
                "first": done[0]["index"], "last": done[-1]["index"],
-               "diffs": [sum(r["diff"]) / 2 for r in done]}  # each pair's, to merge runs
+               "diffs": [sum(r["diff"]) / 2 for r in done],  # each pair's, to merge runs
+               "plays": {r["index"]: r["plays"] for r in done if "plays" in r}}  # each pair's two deals, ours in seat 0 then 1
         for kind in ("cpu", "wall"):
             for side in ("ours", "ismcts"):
                 row[f"{side}_{kind}_ms"] = percentiles([t for r in done for t in r[kind][side]])

@@ -122,6 +122,7 @@ def assemble(partial: bool = False) -> dict:
             native[name] = {k: best[k] for k in ("p50", "p95", "decisions")}
     old = json.loads(DATA.read_text()) if DATA.exists() else {}
     reference = old.get("reference")
+    reading = (reference or {}).get("reading")  # measured once (issue 33, CHANGELOG 2026-12-05 (evening))
     path = OUT / "ismcts_reference_expert.json"
     if path.exists():  # Expert against OpenSpiel's ISMCTS (bench/ismcts_reference.py), when it has been run
         found = json.loads(path.read_text())
@@ -135,6 +136,8 @@ def assemble(partial: bool = False) -> dict:
                                **({"points": r["points"], "points_pairs": r.get("points_pairs", r["pairs"])}
                                   if "points" in r else {})}
                               for r in found["rows"]]}
+        if reading:  # the Expert reading its opponent against not (the Strategy chapter's), kept as it was
+            reference["reading"] = reading
     return {"about": "bench/ladder.py: mean match-point difference per deal on paired deals (the upper level "
                      "minus the lower), 95% interval over the pairs; decision times in processor ms "
                      "(decisions with a choice)",

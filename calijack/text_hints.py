@@ -132,7 +132,7 @@ LEVEL_WORDS = {
     "strong": ("Strong", "Thinks ahead: it imagines where the hidden cards may be, tries each of its "
                "cards in every guess, and plays the last six tricks perfectly."),
     "expert": ("Expert", "Thinks ahead like Strong, but tries many more guesses at the hidden cards, "
-               "most of all when the stock runs low, and trusts most the ones that fit how you have played."),
+               "most of all when the stock runs low, and wins a trick with a ten when the ten is sure to take it."),
 }
 """The opponents a learner chooses from (:data:`calijack.players.LEVELS`): the chooser's label
 and one sentence on how each plays, weakest first."""

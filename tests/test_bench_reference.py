@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import statistics
 from pathlib import Path
@@ -56,3 +57,34 @@ def test_each_points_share_is_weighted_by_its_runs_pairs_and_runs_without_it_are
     row = reference.merge([run(0, [1.0, 0.0, 1.0], 40.0, 120), counted, later])["rows"][0]
     assert row["points_pairs"] == 6
     assert row["points"] == {"high": 0.0, "game": round(-2 / 6, 3), "jack": round(4 / 6, 3)}
+
+
+def test_the_plays_of_each_pair_are_joined_and_keyed_by_the_pairs_number():
+    first, second = run(0, [1.0], 40.0, 10), run(1, [0.0], 40.0, 10)
+    first["rows"][0]["plays"] = {0: ["AH 2S", "KD 3C"]}  # as played: whole numbers
+    second["rows"][0]["plays"] = {"1": ["QS 4H", "JC 5D"]}  # as read back from JSON: text
+    row = reference.merge([second, first])["rows"][0]
+    assert row["plays"] == {"0": ["AH 2S", "KD 3C"], "1": ["QS 4H", "JC 5D"]}
+    assert "plays" not in reference.merge([run(0, [1.0], 40.0, 10), run(1, [0.0], 40.0, 10)])["rows"][0]
+
+
+def test_the_ladder_keeps_the_reading_comparison_when_it_takes_a_new_reference(tmp_path, monkeypatch):
+    # bench/ladder.py rebuilds ladder.json's "reference" from the latest ismcts_reference report; the
+    # Strategy chapter also reads "reading" (the Expert reading its opponent or not), measured once.
+    spec = importlib.util.spec_from_file_location("ladder_bench", ROOT / "bench" / "ladder.py")
+    ladder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ladder)
+    monkeypatch.setattr(ladder, "OUT", tmp_path)
+    monkeypatch.setattr(ladder, "DATA", tmp_path / "ladder.json")
+    times = {"p50": 1.0, "p95": 2.0, "decisions": 10}
+    for a, b in ladder.PAIRINGS:
+        (tmp_path / f"ladder_{ladder.tag(a, b)}.json").write_text(json.dumps(
+            {"pairs": 4, "deals": 8, "seed": 22, "mean": 0.5, "ci95": [0.1, 0.9], "load_average": [1, 1, 1],
+             "cpu_ms": {"A": times, "B": times}}))
+    reading = {"sims": 1000, "first": 0, "with": {"mean": -0.5}, "without": {"mean": 0.5}}
+    (tmp_path / "ladder.json").write_text(json.dumps({"reference": {"rows": [], "reading": reading}}))
+    (tmp_path / "ismcts_reference_expert.json").write_text(json.dumps(run(0, [1.0, 0.0], 40.0, 10)))
+    data = ladder.assemble()
+    assert data["reference"]["rows"][0]["mean"] == 0.5 and data["reference"]["reading"] == reading
+    (tmp_path / "ladder.json").write_text(json.dumps({"reference": {"rows": []}}))
+    assert "reading" not in ladder.assemble()["reference"]  # nothing made up where nothing was measured

@@ -266,15 +266,24 @@ def test_the_expert_is_reproducible_and_spends_its_counted_budget(monkeypatch):
     made = []
     real = worlds.Sampler.sample
     monkeypatch.setattr(worlds.Sampler, "sample", lambda *a, **kw: made.append(1) or real(*a, **kw))
-    player = expert.ExpertPlayer(budget=3000, min_samples=1, max_samples=1000)
+    # Reading the opponent's plays (noise set): each guess also pays for one replay of the plays so far.
+    player = expert.ExpertPlayer(budget=3000, min_samples=1, max_samples=1000, noise=expert.NOISE)
     first = player.choose(view, random.Random(1))
     stats = dict(player.last_stats)
     k = len(view.legal)
     per_guess = (expert.GUESS_COST + k * (sum(view.hand_sizes) + view.stock_count) + len(view.played))
     assert len(made) == stats["worlds"] == 3000 // per_guess
-    again = expert.ExpertPlayer(budget=3000, min_samples=1, max_samples=1000).choose(view, random.Random(1))
+    again = expert.ExpertPlayer(budget=3000, min_samples=1, max_samples=1000, noise=expert.NOISE).choose(
+        view, random.Random(1))
     assert again == first and player.last_stats == stats
     assert 1 <= stats["effective"] <= stats["worlds"]
+    # The default reads nothing: no replay to pay for, so more guesses on the same budget.
+    made.clear()
+    plain = expert.ExpertPlayer(budget=3000, min_samples=1, max_samples=1000)
+    assert plain.noise is None
+    decision = plain.choose(view, random.Random(1))
+    assert len(made) == plain.last_stats["worlds"] == 3000 // (per_guess - len(view.played)) > stats["worlds"]
+    assert expert.ExpertPlayer(budget=3000, min_samples=1, max_samples=1000).choose(view, random.Random(1)) == decision
 
 
 def test_the_expert_solves_each_guess_late_in_the_stock_within_its_node_budget(monkeypatch):

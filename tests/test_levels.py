@@ -175,9 +175,11 @@ def test_each_levels_sentence_says_what_that_level_does():
         # Guesses at the hidden cards while the stock lasts, then solves the last hand exactly.
         "strong": ["imagines where the hidden cards may be", f"last {NUMBER_WORDS[hand]} tricks perfectly"],
         # The search with more guesses (at least MIN_SAMPLES, against DEFAULT_SAMPLES), more when
-        # the stock runs low (its budget pays for more of them when fewer cards are left).
-        "expert": ["like strong", "many more guesses", "when the stock runs low"],
+        # the stock runs low (its budget pays for more of them when fewer cards are left), and the
+        # bank rule (a ten that is sure to win a trick takes it; ExpertPlayer.bank, on by default).
+        "expert": ["like strong", "many more guesses", "when the stock runs low", "with a ten"],
     }
+    assert ExpertPlayer().bank and not SearchPlayer.bank
     for name, phrases in own.items():
         for phrase in phrases:
             assert [n for n in about if phrase in about[n]] == [name], (name, phrase)

@@ -12,10 +12,14 @@ Once the stock is gone it plays exactly, as the search does.
 
 Three things more (issue 33):
 
-- **Reading the opponent's play**: each guess is weighted by how likely the opponent's plays
-  so far were with that guess's hand, under a noisy model of the opponent
-  (:mod:`.inference`: the rules of thumb with :data:`NOISE` of random plays). Replaying the
-  plays so far costs their number of cards, counted in the budget.
+- **Reading the opponent's play** (``noise``; off by default): each guess is weighted by how
+  likely the opponent's plays so far were with that guess's hand, under a noisy model of the
+  opponent (:mod:`.inference`: the rules of thumb with ``noise`` of random plays, e.g.
+  :data:`NOISE`). Replaying the plays so far costs their number of cards, counted in the budget.
+  Off because the model is only as good as its guess at how the opponent plays: against an
+  opponent that does not play by the rules of thumb (OpenSpiel's ISMCTS at 1,000 simulations,
+  the same 40 paired deals) the Expert reading with ``noise`` 0.5 scored -0.55 a deal, and
+  without reading +0.49 (``CHANGELOG.md``, 2026-12-05 (evening)).
 - **Exact play inside the guesses near the end of the stock** (off by default, ``late_stock``
   turns it on): once ``late_stock`` cards or fewer are left in the stock (two players), each
   guess is solved exactly
@@ -23,11 +27,12 @@ Three things more (issue 33):
   thumb; the guesses are then paid for in solver positions visited (:data:`SOLVE_BUDGET`),
   counted, not timed. Off by default: measured so far it shows no gain (``bench/README.md``),
   and one such decision takes several times the others' time.
-- **Banking a ten** (``bank``, on by default): inside its tries, in its model of the opponent
-  and in its tie-break, the Expert's rules of thumb win a trick that holds nothing with a ten of
+- **Banking a ten** (``bank``, on by default): inside its tries, in its tie-break and (when it
+  reads the opponent) in its model of the opponent, the Expert's rules of thumb win a trick that holds nothing with a ten of
   the suit led, when last to play and the ten wins: the ten's ten card values are then safe in
   a pile (:func:`.heuristic.thumb`). Measured against the Expert without it (``bench/paired.py``,
-  200 pairs on each of two seeds): +0.225 and +0.220 a deal, at the same time a decision.
+  200 pairs on each of two seeds, both reading the opponent): +0.225 and +0.220 a deal, at the
+  same time a decision.
   It is not Casual's rule: as a player's own rule it was not measured.
 
 Two experiments, off by default (measured in ``bench/README.md``, no clear gain so far):
@@ -97,7 +102,7 @@ class ExpertPlayer(SearchPlayer):
 
     ``budget``, ``min_samples`` and ``max_samples`` set the guesses (see the module's
     docstring); ``samples``, as the search's option, sets the fewest (``min_samples``).
-    ``noise``, ``late_stock``, ``halving``, ``their_epsilon``, ``replies``, ``solve_tricks``, ``tree``,
+    ``noise`` (``None``: the guesses are not weighed by the opponent's plays), ``late_stock``, ``halving``, ``their_epsilon``, ``replies``, ``solve_tricks``, ``tree``,
     ``uct_c``, ``tree_guesses``, ``tree_paired`` and ``bank``: see the module's docstring. The
     other options are :class:`.search.SearchPlayer`'s.
     """
@@ -105,7 +110,7 @@ class ExpertPlayer(SearchPlayer):
     name = "expert"
 
     def __init__(self, budget: int = BUDGET, min_samples: int = MIN_SAMPLES, max_samples: int = MAX_SAMPLES,
-                 noise: float | tuple[float, ...] | None = NOISE, late_stock: int = 0, solve_budget: int = SOLVE_BUDGET,
+                 noise: float | tuple[float, ...] | None = None, late_stock: int = 0, solve_budget: int = SOLVE_BUDGET,
                  halving: bool = False, their_epsilon: float | None = None, replies: bool = False,
                  solve_tricks: int = 0, tree: bool = False, uct_c: float = ismcts.UCT_C,
                  tree_guesses: int = ismcts.GUESSES, tree_paired: bool = False, bank: bool = True, **options):
