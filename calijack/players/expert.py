@@ -19,7 +19,8 @@ Three things more (issue 33):
   Off because the model is only as good as its guess at how the opponent plays: against an
   opponent that does not play by the rules of thumb (OpenSpiel's ISMCTS at 1,000 simulations,
   the same 40 paired deals) the Expert reading with ``noise`` 0.5 scored -0.55 a deal, and
-  without reading +0.49 (``CHANGELOG.md``, 2026-12-05 (evening)).
+  without reading +0.49; head to head, the Expert not reading scored +0.27 a deal against the
+  one reading (150 pairs; ``CHANGELOG.md``, 2026-12-05 (evening)).
 - **Exact play inside the guesses near the end of the stock** (off by default, ``late_stock``
   turns it on): once ``late_stock`` cards or fewer are left in the stock (two players), each
   guess is solved exactly
@@ -28,9 +29,9 @@ Three things more (issue 33):
   counted, not timed. Off by default: measured so far it shows no gain (``bench/README.md``),
   and one such decision takes several times the others' time.
 - **Banking a ten** (``bank``, on by default): inside its tries, in its tie-break and (when it
-  reads the opponent) in its model of the opponent, the Expert's rules of thumb win a trick that holds nothing with a ten of
-  the suit led, when last to play and the ten wins: the ten's ten card values are then safe in
-  a pile (:func:`.heuristic.thumb`). Measured against the Expert without it (``bench/paired.py``,
+  reads the opponent) in its model of the opponent, the Expert's rules of thumb win a trick that
+  holds nothing with a ten of the suit led, when last to play and the ten wins: the ten's ten
+  card values are then safe in a pile (:func:`.heuristic.thumb`). Measured against the Expert without it (``bench/paired.py``,
   200 pairs on each of two seeds, both reading the opponent): +0.225 and +0.220 a deal, at the
   same time a decision.
   It is not Casual's rule: as a player's own rule it was not measured.
@@ -102,7 +103,8 @@ class ExpertPlayer(SearchPlayer):
 
     ``budget``, ``min_samples`` and ``max_samples`` set the guesses (see the module's
     docstring); ``samples``, as the search's option, sets the fewest (``min_samples``).
-    ``noise`` (``None``: the guesses are not weighed by the opponent's plays), ``late_stock``, ``halving``, ``their_epsilon``, ``replies``, ``solve_tricks``, ``tree``,
+    ``noise`` (``None``, the default: the guesses are not weighed by the opponent's plays),
+    ``late_stock``, ``halving``, ``their_epsilon``, ``replies``, ``solve_tricks``, ``tree``,
     ``uct_c``, ``tree_guesses``, ``tree_paired`` and ``bank``: see the module's docstring. The
     other options are :class:`.search.SearchPlayer`'s.
     """
