@@ -31,9 +31,9 @@ Three things more (issue 33):
 - **Banking a ten** (``bank``, on by default): inside its tries, in its tie-break and (when it
   reads the opponent) in its model of the opponent, the Expert's rules of thumb win a trick that
   holds nothing with a ten of the suit led, when last to play and the ten wins: the ten's ten
-  card values are then safe in a pile (:func:`.heuristic.thumb`). Measured against the Expert without it (``bench/paired.py``,
-  200 pairs on each of two seeds, both reading the opponent): +0.225 and +0.220 a deal, at the
-  same time a decision.
+  card values are then safe in a pile (:func:`.heuristic.thumb`). Measured against the Expert
+  without it (``bench/paired.py``, 200 pairs on each of two seeds, both reading the opponent):
+  +0.225 and +0.220 a deal, at the same time a decision.
   It is not Casual's rule: as a player's own rule it was not measured.
 
 Two experiments, off by default (measured in ``bench/README.md``, no clear gain so far):
