@@ -28,7 +28,7 @@
 // lite/build_lite.py fills in CONFIG: the wheels to load, the modules to import before the
 // snapshot (none may hold a JavaScript object: the snapshot refuses them), the runner's source
 // (imported after it: it sends through JavaScript), the cache's name.
-import { loadPyodide as loadRuntime } from "../pyodide/pyodide.mjs";
+import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const CONFIG = __CONFIG__;
 const INDEX = new URL("../pyodide/", import.meta.url).href;
@@ -51,6 +51,25 @@ const say = (text) => console.info("calijack: " + text);
 // the link to the interpreter and the wheels). The last one says whether a copy is to be made.
 const announce = (stage) => self.postMessage({ calijackPython: stage });
 const warn = (text, error) => console.warn("calijack: " + text + (error ? ": " + (error.message || error) : ""));
+
+// Pyodide asks for its interpreter and standard library as it begins and waits for them only
+// later: if the network goes in between (a phone that loses its signal, a host that stops),
+// the failure is the worker's unhandled rejection, and Pyodide then waits forever (its own
+// catch only warns). Every start races this promise, which fails in words instead; the
+// browser's report of the rejection is replaced by it. A failed download is a TypeError in
+// every browser ("Failed to fetch", "NetworkError when attempting to fetch resource.", "Load
+// failed"); Python's own downloads in this worker are all Pyodide's.
+class LostDownload extends Error {}
+const LOST = new Promise((resolve, reject) => {
+  self.addEventListener("unhandledrejection", (event) => {
+    const reason = event.reason;
+    if (!(reason instanceof TypeError) || !/fetch|network|load failed/i.test(reason.message)) return;
+    event.preventDefault();
+    reject(new LostDownload(`a file Python needs could not be downloaded (${reason.message})`));
+  });
+});
+LOST.catch(() => {});  // a loss after the start is nobody's to hear
+const loadRuntime = (options) => Promise.race([loadPyodide(options), LOST]);
 
 /** Start Python in this worker (once); resolves to the Pyodide instance, never rejects
     unless Pyodide itself cannot start. */
@@ -93,6 +112,7 @@ async function startRuntime() {
       const py = await restore(store);
       if (py) return py;
     } catch (error) {
+      if (error instanceof LostDownload) throw error;  // the copy is sound: the network went
       warn("the copy of Python kept in this browser could not be used; starting afresh", error);
       await caches.delete(CONFIG.cache).catch(() => {});
     }

@@ -440,6 +440,27 @@ def test_a_damaged_copy_of_python_is_replaced_and_the_lesson_still_starts(book_s
     page_guard.assert_clean("after a start with a damaged copy")
 
 
+def test_the_network_gone_while_python_is_kept_is_one_warning_and_the_lesson_plays_on(book_site, page, page_guard):
+    """The network goes while the keeper (lite/kernel/keep.mjs) starts its own Python: Pyodide
+    asks for its interpreter before it waits for it, and would leave the failure unhandled (an
+    error on the page) and then wait forever. The copy is not made, that is one warning, the
+    keeper ends, and the lesson plays on."""
+    texts = console_texts(page)
+    cut = {"off": False}
+    page.context.route("**/lite/static/pyodide/*.{wasm,zip,whl}",
+                       lambda route: route.abort("internetdisconnected") if cut["off"] else route.continue_())
+    frame = start_live(page, book_site, "03_legal_play")
+    cut["off"] = True  # the keeper begins a second after the lesson is up
+    warning = wait_for_text(page, texts, "could not keep a started Python")
+    assert "a file Python needs could not be downloaded (Failed to fetch)" in warning, warning
+    assert not [t for t in texts if "kept a started Python in this browser" in t], texts
+    assert frame.evaluate("async (name) => (await (await caches.open(name)).keys()).length", kernel_cache()) == 0
+    demo = frame.locator(".cj-live-demo").first
+    select_position(demo.locator(".cj-static-control").first, 1)
+    expect(demo.locator('.cj-frame[data-frame="1"]')).to_be_visible()
+    page_guard.assert_clean("after the network went while Python was being kept")
+
+
 PROBE_JS = """function render({ model, el }) {
   const button = document.createElement("button");
   button.className = "cj-probe-button";
