@@ -89,7 +89,7 @@ function render({ model, el }) {
   }
 
   let rover = null; // the card code that holds the hand's one tab stop
-  let drawn = { table: null, sheet: "" };
+  let drawn = { table: null, sheet: "", lastSheet: "" };  // what is shown; lastSheet: the last sheet shown
 
   const hand = () => Array.from(felt.querySelectorAll(".cj-play"));
   // Focus ``button`` now, or, drawn in a frame not shown yet (the live book shows its frame
@@ -189,9 +189,12 @@ function render({ model, el }) {
     }
     const sheetHtml = model.get("sheet_html");
     if (sheetHtml !== drawn.sheet) {
-      const arriving = sheetHtml && !drawn.sheet;
+      // A sheet not shown before: the same one back (a drill ended, "Back to your deal") comes
+      // in place, and the page stays by the buttons the learner is using.
+      const arriving = sheetHtml && !drawn.sheet && sheetHtml !== drawn.lastSheet;
       sheet.innerHTML = sheetHtml;
       drawn.sheet = sheetHtml;
+      if (sheetHtml) drawn.lastSheet = sheetHtml;
       if (arriving) {
         // The deal is over: bring the score sheet into view (and the keyboard, if it was in
         // the hand that is now empty).

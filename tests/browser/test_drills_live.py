@@ -125,9 +125,16 @@ def test_try_your_mistakes_again_queues_the_missed_one_and_it_comes_back_due(boo
     assert [d["id"] for d in kept(page)["drills"]] == [queued["id"]]   # the right one is not queued
 
     # Back to the deal: the same cards played by the computer, the very points Python finds.
-    frame.locator(".cj-drill-stop").click()
+    stop = frame.locator(".cj-drill-stop")
+    stop.scroll_into_view_if_needed()
+    where = page.evaluate("window.scrollY")
+    stop.click()
     # The deal is back (as a learner sees it before choosing what next), then the computer's turn.
     expect(message).to_contain_text("The deal is over.", timeout=30_000)
+    # The score sheet comes back with it, in place: the page stays by the buttons the learner is
+    # using (it scrolls to the sheet only when a deal has just ended).
+    page.wait_for_timeout(1000)
+    assert page.evaluate("window.scrollY") == where, "the page scrolled away when the deal came back"
     frame.locator(".cj-compare").click()
     expect(message).to_contain_text(same_cards(compared.you, compared.computer), timeout=120_000)
     page_guard.assert_clean("after trying mistakes again")
