@@ -466,6 +466,33 @@ def test_the_network_gone_while_python_is_kept_is_one_warning_and_the_lesson_pla
     page_guard.assert_clean("after the network went while Python was being kept")
 
 
+def test_the_network_gone_as_python_starts_is_said_in_words_and_the_demo_stays(book_site, page, page_guard):
+    """The book's page has its copy of the interpreter, and the network goes before the lesson's
+    worker asks for it (the page asks first: the frame's scripts come before the worker's own
+    request). Pyodide would leave that failure unhandled and wait for ever; the reader is told,
+    the static demo stays, and "Try again" is offered."""
+    asked: list[str] = []
+
+    def second_goes(route):  # the page's request for the interpreter comes; the worker's does not
+        asked.append(route.request.url)
+        if len(asked) > 1:
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.context.route("**/lite/static/pyodide/pyodide.asm.wasm", second_goes)
+    open_lesson(page, book_site, "03_legal_play")
+    page.locator(".cj-live-button").click()
+    status = page.locator(".cj-live-status")
+    expect(status).to_contain_text("The lesson stopped with an error: a file Python needs could not be "
+                                   "downloaded (Failed to fetch).", timeout=60_000)
+    assert len(asked) == 2, asked
+    expect(page.locator(".cj-live-button")).to_have_text("Try again")
+    expect(page.locator(".cj-live + .cell")).to_be_visible()  # the static demo, in place
+    assert page.locator("iframe.cj-live-frame").count() == 0
+    page_guard.assert_clean("after the network went as Python started")
+
+
 PROBE_JS = """function render({ model, el }) {
   const button = document.createElement("button");
   button.className = "cj-probe-button";
