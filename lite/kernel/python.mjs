@@ -72,7 +72,7 @@ LOST.catch(() => {});  // a loss after the start is nobody's to hear
 const loadRuntime = (options) => Promise.race([loadPyodide(options), LOST]);
 
 /** Start Python in this worker (once); resolves to the Pyodide instance, never rejects
-    unless Pyodide itself cannot start. */
+    unless Pyodide itself cannot start or a file it needs cannot be downloaded (LOST). */
 export function start() {
   self.calijackPython = self.calijackPython || startRuntime();
   return self.calijackPython;

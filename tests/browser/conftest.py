@@ -268,12 +268,12 @@ def guard_page(pg, page_guard: PageGuard):
         if _is_offsite(request.url):
             page_guard.offsite_requests.append(request.url)
 
-    pg.on("console", on_console)
     def on_page_error(exc) -> None:
         # The message, and where it was thrown (the stack's first frame, if the browser gave one).
         frames = [line.strip() for line in (getattr(exc, "stack", "") or "").splitlines()[1:]]
         page_guard.page_errors.append(str(exc) + (f" ({frames[0]})" if frames else ""))
 
+    pg.on("console", on_console)
     pg.on("pageerror", on_page_error)
     pg.on("request", on_request)
     return pg
